@@ -1,0 +1,29 @@
+# Two commands do all set-up on a fresh machine: `make demo` and `make test`.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test bench install clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e ".[test]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/sim looper run --games 200000 --seed 1 --out demo-out/looper
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q -n 2 tests
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_looper.py
+
+clean:
+	rm -rf $(VENV) demo-out

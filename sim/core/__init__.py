@@ -1,0 +1,1 @@
+"""Shared core: seeding, RNG kernels, runner, statistics, configuration and output."""

@@ -1,0 +1,83 @@
+"""Parquet tables (polars) with a JSON manifest, written atomically.
+
+``write_tables`` writes into a temporary sibling directory and renames it into place
+only when every file is complete, so an error never leaves a partial output.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Mapping
+
+import polars as pl
+
+import sim
+from sim.core.config import config_hash
+
+_RULES_DIR_CANDIDATES = ("../shared/rules", "../../shared/rules")
+
+
+def git_commit() -> str | None:
+    here = Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def rules_page_hash(game: str) -> str | None:
+    """sha256 of ``shared/rules/<game>.md`` when the checkout has it beside it."""
+    root = Path(__file__).resolve().parents[2]
+    for rel in _RULES_DIR_CANDIDATES:
+        p = (root / rel / f"{game}.md").resolve()
+        if p.is_file():
+            return hashlib.sha256(p.read_bytes()).hexdigest()
+    return None
+
+
+def manifest(game: str, config: Mapping[str, Any], seed: int, extra: Mapping[str, Any] | None = None) -> dict:
+    return {
+        "game": game,
+        "seed": seed,
+        "package": "sim-balance",
+        "version": sim.__version__,
+        "config": config,
+        "config_sha256": config_hash(dict(config)),
+        "rules_page_sha256": rules_page_hash(game),
+        "git_commit": git_commit(),
+        "python": platform.python_version(),
+        "created_unix": time.time(),
+        **(dict(extra) if extra else {}),
+    }
+
+
+def write_tables(out_dir: str | Path, tables: Mapping[str, pl.DataFrame], man: Mapping[str, Any]) -> Path:
+    """Write ``<name>.parquet`` for each table plus ``manifest.json`` into ``out_dir``."""
+    out = Path(out_dir)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        for name, df in tables.items():
+            df.write_parquet(tmp / f"{name}.parquet")
+        (tmp / "manifest.json").write_text(json.dumps(man, indent=2, ensure_ascii=False, default=str))
+        if out.exists():
+            backup = out.with_name(f".{out.name}.old.{os.getpid()}")
+            out.rename(backup)
+            tmp.rename(out)
+            shutil.rmtree(backup, ignore_errors=True)
+        else:
+            tmp.rename(out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return out

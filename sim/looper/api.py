@@ -1,0 +1,76 @@
+"""Thin Python API over the Looper kernels (what designers and tests call)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from sim.errors import SimInputError
+from sim.looper.nb import day_buffers, day_finish_nb, day_start_nb
+from sim.looper.roster import Roster, build_config, compile_roster
+
+
+@dataclass(frozen=True)
+class DayResult:
+    stress: dict[str, int]          # after the stress phase, every living character
+    positions: dict[str, str]       # after the movement phase
+    deaths: dict[str, str]          # dead id -> announced location
+    killed_by: dict[str, str]       # dead id -> id of the character whose rule killed it
+
+
+@lru_cache(maxsize=4)
+def default_roster(expansion: bool = False) -> Roster:
+    return compile_roster(build_config(expansion=expansion))
+
+
+def _mask_ids(roster: Roster, mask: int) -> list[str]:
+    return [roster.ids[i] for i in range(roster.n_chars) if (mask >> i) & 1]
+
+
+def resolve_day(
+    layout: Mapping[str, str],
+    *,
+    protagonist: Iterable[str] = frozenset(),
+    choose: Callable[[str, Sequence[str]], str] | None = None,
+    roster: Roster | None = None,
+) -> DayResult:
+    """Resolve one day (R-7) for ``layout`` (living id -> location id).
+
+    Characters absent from ``layout`` are dead. ``choose(actor_id, candidate_ids)``
+    picks the victim of a "one character dies" rule; by default the first candidate in
+    roster order.
+    """
+    roster = roster or default_roster()
+    prot = frozenset(protagonist)
+    if "protagonist" in layout or prot:
+        roster = roster.with_protagonist(sorted(prot, key=roster.attr_names.index)
+                                         if prot <= set(roster.attr_names) else sorted(prot),
+                                         layout.get("protagonist"))
+    n = roster.n_chars
+    pos = np.zeros(n, np.int64)
+    alive = 0
+    for cid, loc in layout.items():
+        i = roster.index(cid)
+        pos[i] = roster.loc_index(loc)
+        alive |= 1 << i
+    R = roster.nb
+    B = day_buffers(R)
+    alive_u = np.uint64(alive)
+    nreq = day_start_nb(pos, alive_u, R, B)
+    for r in range(nreq):
+        cands = _mask_ids(roster, int(B.req_cand[r]))
+        actor = roster.ids[int(B.req_actor[r])]
+        pick = cands[0] if choose is None else choose(actor, cands)
+        if pick not in cands:
+            raise SimInputError(f"choose({actor!r}, {cands}) returned {pick!r}, not a candidate")
+        B.req_victim[r] = roster.index(pick)
+    dead = int(day_finish_nb(pos, alive_u, nreq, R, B))
+    alive_ids = _mask_ids(roster, alive)
+    return DayResult(
+        stress={c: int(B.stress[roster.index(c)]) for c in alive_ids},
+        positions={c: roster.loc_ids[int(B.pos2[roster.index(c)])] for c in alive_ids},
+        deaths={c: roster.loc_ids[int(B.ann[roster.index(c)])] for c in _mask_ids(roster, dead)},
+        killed_by={c: roster.effect_owner(int(B.killer[roster.index(c)])) for c in _mask_ids(roster, dead)},
+    )

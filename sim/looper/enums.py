@@ -1,0 +1,74 @@
+"""Integer enums of the Looper kernels (NamedTuple instances constant-fold inside njit)."""
+from collections import namedtuple
+
+# Effect kinds; the TOML spelling is the field name in lower case.
+_KINDS = (
+    "STRESS",                  # add `amount` to matching characters in the actor's location
+    "STRESS_IF_STRESSED",      # same, conditional on the actor's unconditional stress >= threshold
+    "MOVE_IF_STRESSED",        # movement phase: to the next location if stress >= threshold
+    "DIE_IF_WITH",             # dies if `other` is in its location
+    "DIE_IF_STRESSED",         # dies if stress >= threshold
+    "DIE_AT",                  # dies if in `location`
+    "PAIR_KILL",               # location holds exactly actor + one other matching victim_any: it dies
+    "KILL_STRESSED_OTHERS",    # every other character in the location with stress >= threshold dies
+    "CHOOSE_KILL_IF_STRESSED", # stress >= threshold: one matching other in the location dies (chosen)
+    "BULLY",                   # in `location`, everyone there has `everyone`, `victim` there: it dies
+    "SUBSTITUTE_VICTIM",       # marks the actor as the bully rule's fallback victim
+    "LONE_PAIR_KILL",          # any location of exactly two: a victim_any (not actor) with a partner_any dies
+    "KILL_GIVER_IF_STRESSED",  # stress >= threshold: one character that gave it stress dies (chosen)
+    "GRANT_KILL_IF_STRESSED",  # others here with stress >= threshold each kill one other here (chosen)
+    "MISREPORT_DEATHS",        # deaths in its location are announced in the next location
+    "NEGATE",                  # matching characters in its location lose their effects for the day
+    "REDIRECT_STRESS",         # stress effects aimed at its location hit the next location instead
+    "PROTECT",                 # characters in its location do not die
+    "KILL_ATTR",               # matching other characters in its location die
+    "KILL_ALL_ON_DEATH",       # if another character dies in its location, all others there die
+    "GRANT_ATTR",              # matching others in its location gain `attr` for the day
+)
+Kind = namedtuple("Kind", _KINDS)(*range(len(_KINDS)))
+KIND_NAMES = tuple(k.lower() for k in _KINDS)
+
+# Columns of the int64 effect table.
+_FIELDS = ("ACTOR", "KIND", "AMOUNT", "THRESHOLD", "INCLUDE_SELF", "LOCATION", "CHAR1", "CHAR2",
+           "ATTR_A", "ATTR_NONE", "ATTR_B", "ATTR")
+F = namedtuple("F", _FIELDS)(*range(len(_FIELDS)))
+N_FIELDS = len(_FIELDS)
+
+# Columns of the per-effect character masks derived from attribute masks.
+M = namedtuple("M", ("A", "NONE", "B"))(0, 1, 2)
+
+# Slots of the int64 `info` vector shared with strategies.
+_INFO = ("N_CHARS", "N_LOC", "MAX_LOOPS", "DAYS", "MOVES", "N_PERM", "N_GUEST", "MUST_NAME",
+         "HAS_GRANT", "LOOP", "DAY", "KEY", "PROTAGONIST")
+I = namedtuple("I", _INFO)(*range(len(_INFO)))
+N_INFO = len(_INFO)
+
+PROTAGONIST = 0  # bit 0 / first in roster order
+NO_CHAR = -1
+
+# Which TOML fields each kind takes (required fields have no default).
+SCHEMA = {
+    "stress": {"amount": None, "target_any": [], "target_none": [], "include_self": False},
+    "stress_if_stressed": {"threshold": None, "amount": None, "target_any": [], "target_none": [],
+                           "include_self": False},
+    "move_if_stressed": {"threshold": None},
+    "die_if_with": {"other": None},
+    "die_if_stressed": {"threshold": None},
+    "die_at": {"location": None},
+    "pair_kill": {"location": "", "victim_any": []},
+    "kill_stressed_others": {"threshold": None},
+    "choose_kill_if_stressed": {"threshold": None, "victim_any": []},
+    "bully": {"location": None, "everyone": None, "victim": None},
+    "substitute_victim": {"rule_of": None, "instead_of": None},
+    "lone_pair_kill": {"victim_any": None, "partner_any": None},
+    "kill_giver_if_stressed": {"threshold": None},
+    "grant_kill_if_stressed": {"threshold": None},
+    "misreport_deaths": {},
+    "negate": {"target_any": None},
+    "redirect_stress": {},
+    "protect": {"include_self": True},
+    "kill_attr": {"victim_any": None},
+    "kill_all_on_death": {},
+    "grant_attr": {"target_any": None, "attr": None},
+}
+assert set(SCHEMA) == set(KIND_NAMES)

@@ -1,0 +1,167 @@
+"""Run many Looper games: strategies, chunked parallel runner, summary tables."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import numpy as np
+import polars as pl
+
+from sim.core.runner import DEFAULT_CHUNK, run_chunked
+from sim.core.seeding import python_rng, run_key
+from sim.core.stats import wilson
+from sim.errors import SimInputError
+from sim.looper.enums import I
+from sim.looper.game_nb import (C_DAYS, C_GAMES, C_KEY_DEATHS, C_LOOPS, C_PROT_DEATHS, C_WINS,
+                                C_WRONG_NAME, new_counts, play_chunk_nb)
+from sim.looper.roster import Roster, build_config, compile_roster
+from strategies.looper import PLAYERS, SCRIPTWRITERS, PlayerStrategy, ScriptwriterStrategy
+from strategies.looper import scriptwriter as _w
+
+EMPTY_PARAMS = np.zeros((1, 1), np.int64)
+
+
+@dataclass
+class LooperResult:
+    roster: Roster
+    seed: int
+    player: str
+    scriptwriter: str
+    totals: dict[str, np.ndarray]
+    seconds: float
+    tables: dict[str, pl.DataFrame] = field(default_factory=dict)
+
+    @property
+    def summary(self) -> pl.DataFrame:
+        return self.tables["summary"]
+
+    def to_json(self) -> dict[str, Any]:
+        row = self.summary.row(0, named=True)
+        row["wins_by_loop"] = self.tables["wins_by_loop"]["wins"].to_list()
+        row["deaths"] = self.tables["deaths"].to_dicts()
+        row["key_person"] = self.tables["key_person"].to_dicts()
+        return row
+
+
+def _chunk_fn(roster: Roster, key, p: PlayerStrategy, w: ScriptwriterStrategy, params, wrong_ends: bool):
+    R = roster.nb
+
+    def run(start: int, count: int):
+        out = new_counts(R)
+        play_chunk_nb(key, start, count, R, p.move, p.name_key, w.setup, w.choose, params,
+                      wrong_ends, out)
+        return out._asdict()
+
+    return run
+
+
+def resolve_roster(config=None, sets: Iterable[str] = (), *, expansion=False, protagonist=None) -> Roster:
+    return compile_roster(build_config(config, sets, expansion=expansion, protagonist=protagonist))
+
+
+def run(
+    games: int,
+    seed: int = 0,
+    *,
+    player: str | PlayerStrategy = "random",
+    scriptwriter: str | ScriptwriterStrategy = "random",
+    roster: Roster | None = None,
+    config=None,
+    sets: Iterable[str] = (),
+    protagonist: Iterable[str] | None = None,
+    expansion: bool = False,
+    threads: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+    progress: bool = False,
+    spawn: tuple[int, ...] = (),
+) -> LooperResult:
+    """Play ``games`` whole games and aggregate them (memory flat in ``games``)."""
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise SimInputError(f"--games must be a positive integer, got {games!r}")
+    roster = roster or resolve_roster(config, sets, expansion=expansion, protagonist=protagonist)
+    p = player if isinstance(player, PlayerStrategy) else PLAYERS.get(player)
+    w = scriptwriter if isinstance(scriptwriter, ScriptwriterStrategy) else SCRIPTWRITERS.get(scriptwriter)
+    params = EMPTY_PARAMS
+    if w.prepare is not None:
+        params = np.ascontiguousarray(w.prepare(roster, python_rng(seed, *spawn)), dtype=np.int64)
+    key = run_key(seed, *spawn)
+    wrong_ends = bool(roster.rules.get("wrong_name_ends_game", False))
+    res = run_chunked(_chunk_fn(roster, key, p, w, params, wrong_ends), int(games),
+                      chunk_size=chunk_size, threads=threads, progress=progress)
+    out = LooperResult(roster, seed, p.name, w.name, res.totals, res.seconds)
+    out.tables = summary_tables(out)
+    return out
+
+
+def play(games: int, seed: int = 0, **kw) -> pl.DataFrame:
+    """Run ``games`` games with named strategies; the one-row summary as a DataFrame."""
+    return run(games, seed, **kw).summary
+
+
+def summary_tables(r: LooperResult) -> dict[str, pl.DataFrame]:
+    t = r.totals
+    roster = r.roster
+    sc = t["scalars"]
+    games, wins = int(sc[C_GAMES]), int(sc[C_WINS])
+    lo, hi = wilson(wins, games)
+    summary = pl.DataFrame([{
+        "games": games,
+        "player_wins": wins,
+        "player_win_rate": wins / games,
+        "ci_low": lo,
+        "ci_high": hi,
+        "mean_loops": sc[C_LOOPS] / games,
+        "mean_days": sc[C_DAYS] / games,
+        "key_person_deaths": int(sc[C_KEY_DEATHS]),
+        "protagonist_deaths": int(sc[C_PROT_DEATHS]),
+        "wrong_names": int(sc[C_WRONG_NAME]),
+        "games_per_second": games / r.seconds if r.seconds > 0 else float("inf"),
+        "seconds": r.seconds,
+        "player": r.player,
+        "scriptwriter": r.scriptwriter,
+        "seed": r.seed,
+    }])
+    wbl = t["wins_by_loop"]
+    wins_by_loop = pl.DataFrame({
+        "loop": np.arange(1, len(wbl) + 1),
+        "wins": wbl.astype(np.int64),
+        "share_of_games": wbl / games,
+    })
+    d = t["deaths"]
+    rows = []
+    for c, e in zip(*np.nonzero(d)):
+        rows.append({"character": roster.ids[c], "killed_by": roster.effect_owner(e),
+                     "rule": roster.effect_kind(e), "deaths": int(d[c, e]),
+                     "deaths_per_game": d[c, e] / games})
+    deaths = pl.DataFrame(rows, schema={"character": pl.String, "killed_by": pl.String, "rule": pl.String,
+                                        "deaths": pl.Int64, "deaths_per_game": pl.Float64})
+    deaths = deaths.sort("deaths", descending=True)
+    kg, kw = t["key_games"], t["key_wins"]
+    krows = []
+    for c in range(1, roster.n_chars):
+        if kg[c]:
+            klo, khi = wilson(int(kw[c]), int(kg[c]))
+            krows.append({"key_person": roster.ids[c], "games": int(kg[c]), "player_wins": int(kw[c]),
+                          "player_win_rate": kw[c] / kg[c], "ci_low": klo, "ci_high": khi})
+    key_person = pl.DataFrame(krows, schema={"key_person": pl.String, "games": pl.Int64,
+                                             "player_wins": pl.Int64, "player_win_rate": pl.Float64,
+                                             "ci_low": pl.Float64, "ci_high": pl.Float64})
+    return {"summary": summary, "wins_by_loop": wins_by_loop, "deaths": deaths, "key_person": key_person}
+
+
+def score_setups(roster: Roster, setups: np.ndarray, key: np.ndarray, trials: int) -> np.ndarray:
+    """Player wins against each setup row (random and cautious players, adversarial choices)."""
+    R = roster.nb
+    wins = np.zeros(len(setups), np.int64)
+    players = (PLAYERS.get("random"), PLAYERS.get("cautious"))
+    for r in range(len(setups)):
+        params = np.ascontiguousarray(setups[r: r + 1])
+        for p in players:
+            out = new_counts(R)
+            play_chunk_nb(key, 0, trials, R, p.move, p.name_key, _w.pool_setup,
+                          _w.adversarial_choose, params, False, out)
+            wins[r] += out.scalars[C_WINS]
+    return wins
+
+
+__all__ = ["LooperResult", "play", "run", "resolve_roster", "summary_tables", "I"]

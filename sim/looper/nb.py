@@ -1,0 +1,305 @@
+"""Numba kernels of the Looper: one day (R-7) and whole games.
+
+Conventions: characters are bit positions (bit 0 is the protagonist); ``pos`` is an
+int64 location per character; sets of characters (alive, occupancy per location,
+attribute classes, candidates) are uint64 masks. A day is split in two kernels
+around the scriptwriter's choices, so the same code serves the numba game loop (which
+calls the scriptwriter strategy) and the Python API (which calls a Python ``choose``):
+
+    n_req = day_start_nb(pos, alive, R, B)      # stress, movement, fixed deaths, requests
+    B.req_victim[r] = chosen victim for r < n_req
+    dead = day_finish_nb(pos, alive, n_req, R, B)  # chosen deaths, announcements
+"""
+from collections import namedtuple
+
+import numba as nb
+import numpy as np
+
+from sim.core.bits import lowest, popcount
+from sim.looper.enums import F, I, Kind, M
+from sim.looper.roster import effect_masks_nb
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+
+# Scratch buffers of one day; allocate once per chunk with :func:`day_buffers`.
+DayBuf = namedtuple(
+    "DayBuf",
+    "stress raw givers pos2 killer ann occ occ2 dest misrep fire req_actor req_eff req_cand "
+    "req_victim attrs masks st",
+)
+# st slots
+S_DEAD, S_NEG, S_PROT, S_ALIVE = 0, 1, 2, 3
+
+
+@nb.njit(cache=True)
+def day_buffers(R):
+    n = R.info[I.N_CHARS]
+    L = R.info[I.N_LOC]
+    ne = R.effects.shape[0]
+    nr = ne + n
+    return DayBuf(
+        np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.uint64),
+        np.zeros(n, np.int64), np.full(n, -1, np.int64), np.full(n, -1, np.int64),
+        np.zeros(L, np.uint64), np.zeros(L, np.uint64), np.zeros(L, np.int64),
+        np.zeros(L, np.uint8), np.zeros(ne, np.uint8), np.zeros(nr, np.int64),
+        np.zeros(nr, np.int64), np.zeros(nr, np.uint64), np.zeros(nr, np.int64),
+        R.char_attrs.copy(), R.masks.copy(), np.zeros(4, np.uint64),
+    )
+
+
+@nb.njit(inline="always")
+def _bit(i):
+    return U1 << np.uint64(i)
+
+
+@nb.njit(cache=True)
+def _add_stress(e, a, src_loc, R, B, masks):
+    """Apply stress effect e of actor a standing in src_loc (R-8, R-9)."""
+    l = B.dest[src_loc]
+    t = B.occ[l] & masks[e, M.A] & ~masks[e, M.NONE]
+    if R.effects[e, F.INCLUDE_SELF] == 0:
+        t &= ~_bit(a)
+    amt = R.effects[e, F.AMOUNT]
+    ga = _bit(a)
+    while t:
+        i = lowest(t)
+        t &= t - U1
+        B.raw[i] += amt
+        if amt > 0:
+            B.givers[i] |= ga
+
+
+@nb.njit(cache=True)
+def _kill(mask, e, B):
+    """Mark ``mask`` dead by effect e (first rule in effect order keeps the credit)."""
+    m = mask & ~B.st[S_PROT]
+    new = m & ~B.st[S_DEAD]
+    while new:
+        i = lowest(new)
+        new &= new - U1
+        B.killer[i] = e
+    B.st[S_DEAD] |= m
+
+
+@nb.njit(cache=True)
+def day_start_nb(pos, alive, R, B):
+    """Stress, movement and every death rule that needs no choice.
+
+    Returns the number of "one character dies" requests written to
+    ``B.req_actor / req_eff / req_cand``; the caller fills ``B.req_victim``.
+    """
+    n = R.info[I.N_CHARS]
+    L = R.info[I.N_LOC]
+    eff = R.effects
+    ne = eff.shape[0]
+    nxt = R.next_loc
+    B.st[S_ALIVE] = alive
+    B.st[S_DEAD] = U0
+    B.st[S_PROT] = U0
+    for l in range(L):
+        B.occ[l] = U0
+        B.dest[l] = l
+        B.misrep[l] = 0
+    for i in range(n):
+        B.raw[i] = 0
+        B.givers[i] = U0
+        B.killer[i] = -1
+        B.ann[i] = -1
+        if alive & _bit(i):
+            B.occ[pos[i]] |= _bit(i)
+
+    masks = R.masks
+    # Negation is fixed from the morning positions and lasts the whole day (P-1).
+    neg = U0
+    for e in range(ne):
+        if eff[e, F.KIND] == Kind.NEGATE:
+            a = eff[e, F.ACTOR]
+            if alive & _bit(a):
+                neg |= B.occ[pos[a]] & masks[e, M.A]
+    B.st[S_NEG] = neg
+    live = alive & ~neg  # characters whose effects work today
+
+    if R.info[I.HAS_GRANT]:
+        for i in range(n):
+            B.attrs[i] = R.char_attrs[i]
+        for e in range(ne):
+            if eff[e, F.KIND] == Kind.GRANT_ATTR:
+                a = eff[e, F.ACTOR]
+                if live & _bit(a):
+                    t = B.occ[pos[a]] & masks[e, M.A] & ~_bit(a)
+                    while t:
+                        i = lowest(t)
+                        t &= t - U1
+                        B.attrs[i] |= np.uint64(eff[e, F.ATTR])
+        effect_masks_nb(eff, B.attrs, B.masks)
+        masks = B.masks
+
+    # ---- 1. stress phase ----
+    for e in range(ne):
+        if eff[e, F.KIND] == Kind.REDIRECT_STRESS:
+            a = eff[e, F.ACTOR]
+            if live & _bit(a):
+                B.dest[pos[a]] = nxt[pos[a]]
+    for e in range(ne):
+        if eff[e, F.KIND] == Kind.STRESS:
+            a = eff[e, F.ACTOR]
+            if live & _bit(a):
+                _add_stress(e, a, pos[a], R, B, masks)
+    # Conditional effects all read the unconditional snapshot.
+    for e in range(ne):
+        B.fire[e] = 0
+        if eff[e, F.KIND] == Kind.STRESS_IF_STRESSED:
+            a = eff[e, F.ACTOR]
+            if live & _bit(a) and max(B.raw[a], 0) >= eff[e, F.THRESHOLD]:
+                B.fire[e] = 1
+    for e in range(ne):
+        if B.fire[e]:
+            a = eff[e, F.ACTOR]
+            _add_stress(e, a, pos[a], R, B, masks)
+    for i in range(n):
+        B.stress[i] = max(B.raw[i], 0) if alive & _bit(i) else 0
+
+    # ---- 2. movement phase ----
+    for i in range(n):
+        B.pos2[i] = pos[i]
+    for e in range(ne):
+        if eff[e, F.KIND] == Kind.MOVE_IF_STRESSED:
+            a = eff[e, F.ACTOR]
+            if live & _bit(a) and B.stress[a] >= eff[e, F.THRESHOLD]:
+                B.pos2[a] = nxt[pos[a]]
+    for l in range(L):
+        B.occ2[l] = U0
+    for i in range(n):
+        if alive & _bit(i):
+            B.occ2[B.pos2[i]] |= _bit(i)
+
+    # ---- 3. death phase (one snapshot: pos2, stress) ----
+    prot = U0
+    for e in range(ne):
+        k = eff[e, F.KIND]
+        a = eff[e, F.ACTOR]
+        if not (live & _bit(a)):
+            continue
+        if k == Kind.PROTECT:
+            m = B.occ2[B.pos2[a]]
+            if eff[e, F.INCLUDE_SELF] == 0:
+                m &= ~_bit(a)
+            prot |= m
+        elif k == Kind.MISREPORT_DEATHS:
+            B.misrep[B.pos2[a]] = 1
+    B.st[S_PROT] = prot
+
+    nreq = 0
+    for e in range(ne):
+        k = eff[e, F.KIND]
+        a = eff[e, F.ACTOR]
+        ba = _bit(a)
+        if not (live & ba):
+            continue
+        la = B.pos2[a]
+        here = B.occ2[la]
+        s = B.stress[a]
+        thr = eff[e, F.THRESHOLD]
+        if k == Kind.DIE_IF_WITH:
+            c = eff[e, F.CHAR1]
+            if here & _bit(c):
+                _kill(ba, e, B)
+        elif k == Kind.DIE_IF_STRESSED:
+            if s >= thr:
+                _kill(ba, e, B)
+        elif k == Kind.DIE_AT:
+            if la == eff[e, F.LOCATION]:
+                _kill(ba, e, B)
+        elif k == Kind.PAIR_KILL:
+            if (eff[e, F.LOCATION] < 0 or la == eff[e, F.LOCATION]) and popcount(here) == 2:
+                other = here & ~ba
+                if other & masks[e, M.A]:
+                    _kill(other, e, B)
+        elif k == Kind.KILL_STRESSED_OTHERS:
+            t = here & ~ba
+            while t:
+                i = lowest(t)
+                t &= t - U1
+                if B.stress[i] >= thr:
+                    _kill(_bit(i), e, B)
+        elif k == Kind.CHOOSE_KILL_IF_STRESSED:
+            if s >= thr:
+                cand = here & masks[e, M.A] & ~ba & ~prot
+                if cand:
+                    B.req_actor[nreq] = a
+                    B.req_eff[nreq] = e
+                    B.req_cand[nreq] = cand
+                    nreq += 1
+        elif k == Kind.BULLY:
+            loc = eff[e, F.LOCATION]
+            if la == loc and (here & ~masks[e, M.B]) == 0:
+                v = eff[e, F.CHAR1]
+                fb = eff[e, F.CHAR2]
+                if here & _bit(v):
+                    _kill(_bit(v), e, B)
+                elif fb >= 0 and (here & live & _bit(fb)):
+                    _kill(_bit(fb), e, B)
+        elif k == Kind.LONE_PAIR_KILL:
+            for l in range(L):
+                m = B.occ2[l]
+                if popcount(m) == 2:
+                    x = lowest(m)
+                    y = lowest(m & ~_bit(x))
+                    bx = _bit(x)
+                    by = _bit(y)
+                    # R-14: each member that qualifies as the victim with the other as partner dies.
+                    if x != a and (bx & masks[e, M.A]) and (by & masks[e, M.B]):
+                        _kill(bx, e, B)
+                    if y != a and (by & masks[e, M.A]) and (bx & masks[e, M.B]):
+                        _kill(by, e, B)
+        elif k == Kind.KILL_GIVER_IF_STRESSED:
+            if s >= thr:
+                cand = B.givers[a] & alive & ~ba & ~prot
+                if cand:
+                    B.req_actor[nreq] = a
+                    B.req_eff[nreq] = e
+                    B.req_cand[nreq] = cand
+                    nreq += 1
+        elif k == Kind.GRANT_KILL_IF_STRESSED:
+            t = here & ~ba & live
+            while t:
+                x = lowest(t)
+                t &= t - U1
+                if B.stress[x] >= thr:
+                    cand = here & ~_bit(x) & ~prot
+                    if cand:
+                        B.req_actor[nreq] = x
+                        B.req_eff[nreq] = e
+                        B.req_cand[nreq] = cand
+                        nreq += 1
+        elif k == Kind.KILL_ATTR:
+            _kill(here & masks[e, M.A] & ~ba, e, B)
+    return nreq
+
+
+@nb.njit(cache=True)
+def day_finish_nb(pos, alive, nreq, R, B):
+    """Apply the chosen deaths, the slaughter rule and the announcements; return the dead mask."""
+    eff = R.effects
+    for r in range(nreq):
+        v = B.req_victim[r]
+        if v >= 0:
+            _kill(_bit(v), B.req_eff[r], B)
+    live = alive & ~B.st[S_NEG]
+    trigger = B.st[S_DEAD]
+    for e in range(eff.shape[0]):
+        if eff[e, F.KIND] == Kind.KILL_ALL_ON_DEATH:
+            a = eff[e, F.ACTOR]
+            if live & _bit(a):
+                others = B.occ2[B.pos2[a]] & ~_bit(a)
+                if trigger & others:
+                    _kill(others, e, B)
+    dead = B.st[S_DEAD]
+    t = dead
+    while t:
+        i = lowest(t)
+        t &= t - U1
+        l = B.pos2[i]
+        B.ann[i] = R.next_loc[l] if B.misrep[l] else l  # R-11
+    return dead

@@ -1,0 +1,348 @@
+"""Looper configuration → validated, compiled arrays for the kernels.
+
+The configuration is the merged TOML tree (``data/base.toml``, optionally
+``data/expansion.toml``, the user's file, ``--set`` overrides). :func:`compile_roster`
+checks it completely — every bad id or number raises one :class:`SimInputError` naming
+the path — and turns it into bitmask-friendly numpy arrays.
+"""
+from __future__ import annotations
+
+import copy
+from collections import namedtuple
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable
+
+import numba as nb
+import numpy as np
+
+from sim.core.config import deep_merge, load_toml, set_path, split_assignment
+from sim.errors import SimInputError
+from sim.looper.enums import KIND_NAMES, N_FIELDS, N_INFO, SCHEMA, F, I, Kind, M
+
+DATA = resources.files("sim.looper") / "data"
+
+# What the kernels receive: public rules of the game (nothing hidden).
+RosterNB = namedtuple("RosterNB", "info home char_attrs next_loc effects masks guest_day")
+
+
+def base_config(expansion: bool = False) -> dict:
+    cfg = load_toml(Path(str(DATA / "base.toml")))
+    if expansion:
+        cfg = deep_merge(cfg, load_toml(Path(str(DATA / "expansion.toml"))))
+    return cfg
+
+
+def _expand_short_path(cfg: dict, path: str) -> str:
+    """Designer shorthands: ``cat.amount`` → ``characters.cat.effects.0.amount``."""
+    parts = path.split(".")
+    chars = cfg.get("characters", {})
+    if parts[0] in chars and parts[0] not in cfg:
+        parts = ["characters", *parts]
+    if len(parts) == 3 and parts[0] == "characters" and parts[1] in chars:
+        ch = chars[parts[1]]
+        if parts[2] not in ch:
+            hits = [i for i, e in enumerate(ch.get("effects", [])) if parts[2] in e]
+            if len(hits) == 1:
+                parts = ["characters", parts[1], "effects", str(hits[0]), parts[2]]
+            elif len(hits) > 1:
+                raise SimInputError(
+                    f"{path!r} is ambiguous: {parts[1]} has several effects with {parts[2]!r}; "
+                    f"use characters.{parts[1]}.effects.N.{parts[2]}"
+                )
+    return ".".join(parts)
+
+
+def build_config(
+    config: dict | str | Path | None = None,
+    sets: Iterable[str] = (),
+    *,
+    expansion: bool = False,
+    protagonist: Iterable[str] | None = None,
+) -> dict:
+    """The merged configuration tree for a run."""
+    cfg = base_config(expansion)
+    if config is not None:
+        user = load_toml(config) if isinstance(config, (str, Path)) else config
+        cfg = deep_merge(cfg, user)
+    if protagonist is not None:
+        cfg["protagonist"]["attributes"] = list(protagonist)
+    for item in sets:
+        path, value = split_assignment(item)
+        set_path(cfg, _expand_short_path(cfg, path), value)
+    return cfg
+
+
+@dataclass
+class Roster:
+    """A compiled Looper configuration."""
+
+    config: dict
+    ids: list[str]
+    loc_ids: list[str]
+    attr_names: list[str]
+    nb: Any = field(repr=False)  # RosterNB
+
+    @property
+    def n_chars(self) -> int:
+        return len(self.ids)
+
+    @property
+    def n_loc(self) -> int:
+        return len(self.loc_ids)
+
+    @property
+    def rules(self) -> dict:
+        return self.config["rules"]
+
+    def index(self, char_id: str) -> int:
+        try:
+            return self.ids.index(char_id)
+        except ValueError:
+            raise SimInputError(f"unknown character {char_id!r}") from None
+
+    def loc_index(self, loc_id: str) -> int:
+        try:
+            return self.loc_ids.index(loc_id)
+        except ValueError:
+            raise SimInputError(
+                f"unknown location {loc_id!r}; locations are {', '.join(self.loc_ids)}"
+            ) from None
+
+    def effect_owner(self, e: int) -> str:
+        return self.ids[int(self.nb.effects[e, F.ACTOR])]
+
+    def effect_kind(self, e: int) -> str:
+        return KIND_NAMES[int(self.nb.effects[e, F.KIND])]
+
+    def with_protagonist(self, attributes: Iterable[str], location: str | None = None) -> "Roster":
+        cfg = copy.deepcopy(self.config)
+        cfg["protagonist"]["attributes"] = list(attributes)
+        if location is not None:
+            cfg["protagonist"]["location"] = location
+        return compile_roster(cfg)
+
+
+def _int(v: Any, where: str, lo: int | None = None) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise SimInputError(f"{where}: expected an integer, got {v!r}")
+    if lo is not None and v < lo:
+        raise SimInputError(f"{where}: must be >= {lo}, got {v}")
+    return v
+
+
+def _str_list(v: Any, where: str) -> list[str]:
+    if isinstance(v, str):
+        v = [v] if v else []
+    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+        raise SimInputError(f"{where}: expected a list of names, got {v!r}")
+    return v
+
+
+def compile_roster(cfg: dict) -> Roster:
+    try:
+        return _compile(cfg)
+    except SimInputError:
+        raise
+    except (KeyError, TypeError, AttributeError) as e:  # a table missing or of the wrong shape
+        raise SimInputError(f"looper configuration: missing or malformed entry {e}") from None
+
+
+def _compile(cfg: dict) -> Roster:
+    for sec in ("rules", "locations", "attributes", "protagonist", "characters"):
+        if not isinstance(cfg.get(sec), dict):
+            raise SimInputError(f"looper configuration: missing table [{sec}]")
+    rules = cfg["rules"]
+    locs = cfg["locations"]
+    loc_ids = list(locs)
+    if len(loc_ids) < 1:
+        raise SimInputError("[locations]: at least one location is needed")
+
+    def loc(name: Any, where: str) -> int:
+        if name not in locs:
+            raise SimInputError(f"{where}: unknown location {name!r}; locations are {', '.join(loc_ids)}")
+        return loc_ids.index(name)
+
+    next_loc = np.array([loc(locs[l].get("next"), f"locations.{l}.next") for l in loc_ids], np.int64)
+
+    attr_names = _str_list(cfg["attributes"].get("names"), "attributes.names")
+    if len(set(attr_names)) != len(attr_names) or len(attr_names) > 63:
+        raise SimInputError("attributes.names: names must be distinct (at most 63)")
+
+    def amask(names: Any, where: str) -> int:
+        m = 0
+        for a in _str_list(names, where):
+            if a not in attr_names:
+                raise SimInputError(f"{where}: unknown attribute {a!r}; attributes are {', '.join(attr_names)}")
+            m |= 1 << attr_names.index(a)
+        return m
+
+    chars = cfg["characters"]
+    ids = ["protagonist", *chars]
+    if "protagonist" in chars:
+        raise SimInputError("characters.protagonist: the protagonist is made in [protagonist]")
+    n = len(ids)
+    if n > 64:
+        raise SimInputError(f"[characters]: at most 63 table characters, got {n - 1}")
+    if n < 2:
+        raise SimInputError("[characters]: at least one table character is needed")
+
+    def char(name: Any, where: str) -> int:
+        if name not in ids:
+            raise SimInputError(f"{where}: unknown character {name!r}")
+        return ids.index(name)
+
+    prot = cfg["protagonist"]
+    home = np.zeros(n, np.int64)
+    char_attrs = np.zeros(n, np.uint64)
+    home[0] = loc(prot.get("location"), "protagonist.location")
+    char_attrs[0] = amask(prot.get("attributes", []), "protagonist.attributes")
+
+    rows: list[list[int]] = []
+    for i, cid in enumerate(ids[1:], start=1):
+        ch = chars[cid]
+        where = f"characters.{cid}"
+        if not isinstance(ch, dict):
+            raise SimInputError(f"{where}: expected a table")
+        unknown = set(ch) - {"name", "attributes", "location", "effects"}
+        if unknown:
+            raise SimInputError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+        home[i] = loc(ch.get("location"), f"{where}.location")
+        char_attrs[i] = amask(ch.get("attributes", []), f"{where}.attributes")
+        effects = ch.get("effects", [])
+        if not isinstance(effects, list):
+            raise SimInputError(f"{where}.effects: expected a list of tables")
+        for j, eff in enumerate(effects):
+            rows.append(_effect_row(i, eff, f"{where}.effects.{j}", loc, amask, char))
+
+    eff = np.array(rows, np.int64).reshape(-1, N_FIELDS)
+    # The bully rule's fallback victim is the character that declares itself its substitute.
+    for r in range(len(eff)):
+        if eff[r, F.KIND] == Kind.BULLY:
+            for s in range(len(eff)):
+                if (eff[s, F.KIND] == Kind.SUBSTITUTE_VICTIM and eff[s, F.CHAR1] == eff[r, F.ACTOR]
+                        and eff[s, F.CHAR2] == eff[r, F.CHAR1]):
+                    eff[r, F.CHAR2] = eff[s, F.ACTOR]
+
+    max_loops = _int(rules.get("max_loops"), "rules.max_loops", 1)
+    days = _int(rules.get("days_per_loop"), "rules.days_per_loop", 1)
+    moves = _int(rules.get("player_moves_per_day"), "rules.player_moves_per_day", 0)
+    n_perm = _int(rules.get("permanent_moves"), "rules.permanent_moves", 0)
+    if n_perm > n - 1:
+        raise SimInputError(f"rules.permanent_moves: {n_perm} distinct characters needed, only {n - 1} exist")
+    gdays = rules.get("guest_move_days", [])
+    if not isinstance(gdays, list):
+        raise SimInputError("rules.guest_move_days: expected a list of days")
+    guest_day = np.full(days + 1, -1, np.int64)
+    for k, d in enumerate(gdays):
+        _int(d, f"rules.guest_move_days.{k}", 1)
+        if d > days:
+            raise SimInputError(f"rules.guest_move_days: day {d} is after the last day {days}")
+        if guest_day[d] >= 0:
+            raise SimInputError(f"rules.guest_move_days: day {d} given twice")
+        guest_day[d] = k
+    must_name = rules.get("must_name_key_person", False)
+    if not isinstance(must_name, bool):
+        raise SimInputError("rules.must_name_key_person: expected true or false")
+    extra = set(rules) - {"max_loops", "days_per_loop", "player_moves_per_day", "permanent_moves",
+                          "guest_move_days", "must_name_key_person", "wrong_name_ends_game"}
+    if extra:
+        raise SimInputError(f"[rules]: unknown key(s) {', '.join(sorted(extra))}")
+
+    info = np.zeros(N_INFO, np.int64)
+    info[I.N_CHARS] = n
+    info[I.N_LOC] = len(loc_ids)
+    info[I.MAX_LOOPS] = max_loops
+    info[I.DAYS] = days
+    info[I.MOVES] = moves
+    info[I.N_PERM] = n_perm
+    info[I.N_GUEST] = len(gdays)
+    info[I.MUST_NAME] = int(must_name)
+    info[I.HAS_GRANT] = int(np.any(eff[:, F.KIND] == Kind.GRANT_ATTR)) if len(eff) else 0
+    info[I.PROTAGONIST] = 0
+    masks = np.zeros((len(eff), 3), np.uint64)
+    effect_masks_nb(eff, char_attrs, masks)
+    rnb = RosterNB(info, home, char_attrs, next_loc, eff, masks, guest_day)
+    return Roster(config=cfg, ids=ids, loc_ids=loc_ids, attr_names=attr_names, nb=rnb)
+
+
+def _effect_row(actor: int, eff: Any, where: str, loc, amask, char) -> list[int]:
+    if not isinstance(eff, dict) or "kind" not in eff:
+        raise SimInputError(f"{where}: an effect is a table with a `kind`")
+    kind = eff["kind"]
+    if kind not in SCHEMA:
+        raise SimInputError(f"{where}.kind: unknown effect kind {kind!r}; kinds are {', '.join(KIND_NAMES)}")
+    schema = SCHEMA[kind]
+    unknown = set(eff) - set(schema) - {"kind"}
+    if unknown:
+        raise SimInputError(f"{where}: {kind} takes no {', '.join(sorted(unknown))} (it takes {', '.join(schema) or 'nothing'})")
+    vals = {}
+    for k, default in schema.items():
+        if k in eff:
+            vals[k] = eff[k]
+        elif default is None:
+            raise SimInputError(f"{where}: {kind} needs {k!r}")
+        else:
+            vals[k] = default
+    row = [0] * N_FIELDS
+    row[F.ACTOR] = actor
+    row[F.KIND] = KIND_NAMES.index(kind)
+    row[F.LOCATION] = -1
+    row[F.CHAR1] = row[F.CHAR2] = -1
+    for k, v in vals.items():
+        w = f"{where}.{k}"
+        if k == "amount":
+            row[F.AMOUNT] = _int(v, w)
+        elif k == "threshold":
+            row[F.THRESHOLD] = _int(v, w)
+        elif k == "include_self":
+            if not isinstance(v, bool):
+                raise SimInputError(f"{w}: expected true or false")
+            row[F.INCLUDE_SELF] = int(v)
+        elif k == "location":
+            row[F.LOCATION] = -1 if v == "" else loc(v, w)
+        elif k in ("other", "victim", "rule_of"):
+            row[F.CHAR1] = char(v, w)
+        elif k == "instead_of":
+            row[F.CHAR2] = char(v, w)
+        elif k in ("target_any", "victim_any"):
+            row[F.ATTR_A] = amask(v, w)
+        elif k == "target_none":
+            row[F.ATTR_NONE] = amask(v, w)
+        elif k in ("partner_any", "everyone"):
+            row[F.ATTR_B] = amask(v, w)
+        elif k == "attr":
+            row[F.ATTR] = amask(v, w)
+    return row
+
+
+@nb.njit(cache=True)
+def effect_masks_nb(effects, char_attrs, out):
+    """Per effect, the characters its attribute filters select (A: any-of, NONE, B).
+
+    An empty any-of filter selects everyone; NONE selects characters to exclude.
+    """
+    n = char_attrs.shape[0]
+    full = np.uint64(0)
+    for i in range(n):
+        full |= np.uint64(1) << np.uint64(i)
+    for e in range(effects.shape[0]):
+        a = np.uint64(effects[e, F.ATTR_A])
+        no = np.uint64(effects[e, F.ATTR_NONE])
+        b = np.uint64(effects[e, F.ATTR_B])
+        ma = full if a == 0 else np.uint64(0)
+        mn = np.uint64(0)
+        mb = full if b == 0 else np.uint64(0)
+        for i in range(n):
+            ca = char_attrs[i]
+            bi = np.uint64(1) << np.uint64(i)
+            if ca & a:
+                ma |= bi
+            if ca & no:
+                mn |= bi
+            if ca & b:
+                mb |= bi
+        out[e, M.A] = ma
+        out[e, M.NONE] = mn
+        out[e, M.B] = mb

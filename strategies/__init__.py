@@ -1,0 +1,1 @@
+"""Pluggable strategies, one subpackage per game."""

@@ -1,0 +1,49 @@
+"""Setup search for the adversarial scriptwriter (Python side, once per run).
+
+Proposals favour traps: the key person and up to two more characters are moved
+permanently into one location (a scriptwriter-moved character cannot be moved by the
+player, R-6), guest moves often join them. Each proposal is scored by the player win
+rate of short games against the random and the cautious players; the best ``keep``
+form the pool that ``pool_setup`` draws from, so the player cannot learn one fixed setup.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.looper.enums import I
+
+PROPOSALS = 384
+TRIALS = 48
+KEEP = 8
+
+
+def _propose(roster, rng: np.random.Generator, m: int) -> np.ndarray:
+    R = roster.nb
+    n, L = int(R.info[I.N_CHARS]), int(R.info[I.N_LOC])
+    nperm, nguest = int(R.info[I.N_PERM]), int(R.info[I.N_GUEST])
+    out = np.zeros((m, 1 + 2 * nperm + 2 * nguest), np.int64)
+    for r in range(m):
+        key = int(rng.integers(1, n))
+        trap = int(rng.integers(0, L))
+        chars = [key] + [int(c) for c in rng.permutation(np.arange(1, n)) if c != key]
+        out[r, 0] = key
+        for j in range(nperm):
+            out[r, 1 + 2 * j] = chars[j]
+            same = j == 0 or rng.random() < 0.6
+            out[r, 2 + 2 * j] = trap if same else int(rng.integers(0, L))
+        g = 1 + 2 * nperm
+        for j in range(nguest):
+            out[r, g + 2 * j] = int(rng.integers(1, n))
+            out[r, g + 2 * j + 1] = trap if rng.random() < 0.6 else int(rng.integers(0, L))
+    return out
+
+
+def search_setups(roster, rng: np.random.Generator, proposals: int = PROPOSALS,
+                  trials: int = TRIALS, keep: int = KEEP) -> np.ndarray:
+    from sim.looper.game import score_setups  # the engine plays the trial games
+
+    cand = _propose(roster, rng, proposals)
+    key = rng.integers(0, 2**63, size=4, dtype=np.uint64)
+    wins = score_setups(roster, cand, key, trials)
+    order = np.lexsort((np.arange(len(cand)), wins))
+    return cand[order[:keep]]

@@ -1,0 +1,93 @@
+"""Built-in Looper player strategies (they see only a PlayerView: no hidden state)."""
+import numba as nb
+import numpy as np
+
+from sim.core.rng import choose_bit, randint
+from sim.looper.enums import I
+from strategies.looper.common import protect
+
+U1 = np.uint64(1)
+
+
+@nb.njit(cache=True)
+def random_move(rng, view, mem, out):
+    """Up to the daily limit of distinct living characters, each to a uniform location."""
+    L = view.rules.info[I.N_LOC]
+    avail = view.known[0]
+    k = 0
+    while k < view.rules.info[I.MOVES] and avail:
+        c = choose_bit(rng, avail)
+        avail &= ~(U1 << np.uint64(c))
+        out[k, 0] = c
+        out[k, 1] = randint(rng, L)
+        k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def random_name(rng, view, mem):
+    """R-2 variant: name a uniformly random living table character."""
+    return choose_bit(rng, view.known[0] & ~U1)
+
+
+@nb.njit(cache=True)
+def cautious_move(rng, view, mem, out):
+    """Protect the protagonist, then any living character (every one may be the key person)."""
+    return protect(rng, view, view.known[0], out)
+
+
+@nb.njit(cache=True)
+def _candidates(view, mem):
+    """Key-person candidates consistent with the announcements of finished loops.
+
+    mem[0]: candidate mask + 1 (0 = not started); mem[1]: loops already digested.
+    """
+    R = view.rules
+    n = R.info[I.N_CHARS]
+    days = R.info[I.DAYS]
+    if mem[0] == 0:
+        full = np.uint64(0)
+        for i in range(1, n):
+            full |= U1 << np.uint64(i)
+        mem[0] = np.int64(full) + 1
+    cand = np.uint64(mem[0] - 1)
+    loop = view.info[I.LOOP]
+    for lp in range(mem[1], loop):
+        end = view.loop_end[lp]
+        last = end - 1 if 1 <= end <= days else days
+        for d in range(last):  # died without ending the loop: not the key person
+            for c in range(1, n):
+                if view.ann[lp, d, c] >= 0:
+                    cand &= ~(U1 << np.uint64(c))
+        if 1 <= end <= days and view.ann[lp, end - 1, 0] < 0:
+            # the protagonist lived, so the key person died that day
+            final = np.uint64(0)
+            for c in range(1, n):
+                if view.ann[lp, end - 1, c] >= 0:
+                    final |= U1 << np.uint64(c)
+            cand &= final
+        elif end == days + 1 and view.named[lp] >= 0:
+            cand &= ~(U1 << np.uint64(view.named[lp]))
+    # the current loop's earlier deaths are not the key person either
+    for d in range(view.info[I.DAY] - 1):
+        for c in range(1, n):
+            if view.ann[loop, d, c] >= 0:
+                cand &= ~(U1 << np.uint64(c))
+    mem[1] = loop
+    mem[0] = np.int64(cand) + 1
+    return cand
+
+
+@nb.njit(cache=True)
+def deducer_move(rng, view, mem, out):
+    """Protect the protagonist and the key-person candidates left by earlier loops."""
+    cand = _candidates(view, mem)
+    return protect(rng, view, U1 | (cand & view.known[0]), out)
+
+
+@nb.njit(cache=True)
+def deducer_name(rng, view, mem):
+    cand = _candidates(view, mem) & view.known[0]
+    if cand:
+        return choose_bit(rng, cand)
+    return choose_bit(rng, view.known[0] & ~U1)
