@@ -13,7 +13,7 @@ from sim.core.stats import wilson
 from sim.errors import SimInputError
 from sim.looper.enums import I
 from sim.looper.game_nb import (C_DAYS, C_GAMES, C_KEY_DEATHS, C_LOOPS, C_PROT_DEATHS, C_WINS,
-                                C_WRONG_NAME, new_counts, play_chunk_nb)
+                                C_WRONG_NAME, chunk_kernel, new_counts)
 from sim.looper.roster import Roster, build_config, compile_roster
 from strategies.looper import PLAYERS, SCRIPTWRITERS, PlayerStrategy, ScriptwriterStrategy
 from strategies.looper import scriptwriter as _w
@@ -45,11 +45,11 @@ class LooperResult:
 
 def _chunk_fn(roster: Roster, key, p: PlayerStrategy, w: ScriptwriterStrategy, params, wrong_ends: bool):
     R = roster.nb
+    kernel = chunk_kernel(p.move, p.name_key, w.setup, w.choose)
 
     def run(start: int, count: int):
         out = new_counts(R)
-        play_chunk_nb(key, start, count, R, p.move, p.name_key, w.setup, w.choose, params,
-                      wrong_ends, out)
+        kernel(key, start, count, R, params, wrong_ends, out)
         return out._asdict()
 
     return run
@@ -154,12 +154,12 @@ def score_setups(roster: Roster, setups: np.ndarray, key: np.ndarray, trials: in
     R = roster.nb
     wins = np.zeros(len(setups), np.int64)
     players = (PLAYERS.get("random"), PLAYERS.get("cautious"))
+    kernels = [chunk_kernel(p.move, p.name_key, _w.pool_setup, _w.adversarial_choose) for p in players]
     for r in range(len(setups)):
         params = np.ascontiguousarray(setups[r: r + 1])
-        for p in players:
+        for kernel in kernels:
             out = new_counts(R)
-            play_chunk_nb(key, 0, trials, R, p.move, p.name_key, _w.pool_setup,
-                          _w.adversarial_choose, params, False, out)
+            kernel(key, 0, trials, R, params, False, out)
             wins[r] += out.scalars[C_WINS]
     return wins
 

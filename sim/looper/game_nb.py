@@ -17,6 +17,7 @@ import numba as nb
 import numpy as np
 
 from sim.core.bits import lowest
+from sim.core.kernels import specialize
 from sim.core.rng import seed_stream
 from sim.looper.enums import I
 from sim.looper.nb import day_buffers, day_finish_nb, day_start_nb
@@ -48,9 +49,12 @@ def setup_size(R) -> int:
     return 1 + 2 * int(R.info[I.N_PERM]) + 2 * int(R.info[I.N_GUEST])
 
 
-@nb.njit(cache=True, nogil=True)
-def play_chunk_nb(key, start, count, R, p_move, p_name, w_setup, w_choose, w_params,
-                  wrong_name_ends, out):
+# Hooks of the template below; sim.core.kernels.specialize binds real strategies.
+p_move = p_name = w_setup = w_choose = None
+
+
+def play_chunk(key, start, count, R, w_params, wrong_name_ends, out):
+    """Template: games [start, start+count) with the bound strategy hooks."""
     n = R.info[I.N_CHARS]
     L = R.info[I.N_LOC]
     loops = R.info[I.MAX_LOOPS]
@@ -208,3 +212,16 @@ def play_chunk_nb(key, start, count, R, p_move, p_name, w_setup, w_choose, w_par
             out.scalars[C_WINS] += 1
             out.wins_by_loop[won_loop] += 1
             out.key_wins[kp] += 1
+
+
+def chunk_kernel(p_move, p_name, w_setup, w_choose):
+    """The compiled (disk-cached) chunk kernel for one combination of strategies."""
+    return specialize(play_chunk, {"p_move": p_move, "p_name": p_name,
+                                   "w_setup": w_setup, "w_choose": w_choose})
+
+
+def play_chunk_nb(key, start, count, R, p_move, p_name, w_setup, w_choose, w_params,
+                  wrong_name_ends, out):
+    """Play games [start, start+count) with the given strategies into ``out`` (Counts)."""
+    chunk_kernel(p_move, p_name, w_setup, w_choose)(key, start, count, R, w_params,
+                                                     wrong_name_ends, out)

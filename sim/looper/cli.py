@@ -1,0 +1,108 @@
+"""``sim looper …`` commands."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from sim.cli import clean_errors, emit_json
+from sim.core.output import manifest, write_tables
+from sim.core.progress import want_progress
+from sim.core.runner import DEFAULT_CHUNK
+from sim.errors import SimInputError
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+
+
+def _attrs(text: Optional[str]) -> Optional[list[str]]:
+    if text is None:
+        return None
+    return [a.strip() for a in text.split(",") if a.strip()]
+
+
+@app.command("run")
+@clean_errors
+def run_cmd(
+    games: int = typer.Option(100_000, "--games", "-n", help="Games to play."),
+    seed: int = typer.Option(0, "--seed", help="Root seed (same seed → same results)."),
+    player: str = typer.Option("random", "--player", help="random | cautious | deducer | module:function"),
+    scriptwriter: str = typer.Option("random", "--scriptwriter", help="random | adversarial | module:object"),
+    protagonist: Optional[str] = typer.Option(None, "--protagonist", help="Attributes, e.g. male,loud"),
+    protagonist_location: Optional[str] = typer.Option(None, "--protagonist-location"),
+    config: Optional[Path] = typer.Option(None, "--config", help="A TOML file merged over the base data."),
+    sets: List[str] = typer.Option([], "--set", help="PATH=VALUE override, repeatable."),
+    expansion: bool = typer.Option(False, "--expansion", help="Add the optional expansion roster."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write parquet tables + manifest here."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON summary on stdout."),
+    threads: Optional[int] = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
+    chunk_size: int = typer.Option(DEFAULT_CHUNK, "--chunk-size", help="Games per chunk."),
+):
+    """Play GAMES whole games and report the player's win rate, deaths and key-person survival."""
+    from sim.looper.game import resolve_roster, run
+
+    if games < 1:
+        raise SimInputError(f"--games must be a positive integer, got {games}")
+    if threads is not None and threads < 1:
+        raise SimInputError(f"--threads must be >= 1, got {threads}")
+    if chunk_size < 1:
+        raise SimInputError(f"--chunk-size must be >= 1, got {chunk_size}")
+    extra_sets = list(sets)
+    if protagonist_location is not None:
+        extra_sets.append(f"protagonist.location={protagonist_location}")
+    roster = resolve_roster(config, extra_sets, expansion=expansion, protagonist=_attrs(protagonist))
+    res = run(games, seed, player=player, scriptwriter=scriptwriter, roster=roster, threads=threads,
+              chunk_size=chunk_size, progress=want_progress(games, as_json))
+    if out is not None:
+        man = manifest("looper", roster.config, seed, {
+            "games": games, "player": res.player, "scriptwriter": res.scriptwriter,
+            "command": "sim looper run", "tables": sorted(res.tables)})
+        write_tables(out, res.tables, man)
+    if as_json:
+        emit_json(res.to_json())
+        return
+    _print(res, out)
+
+
+def _print(res, out: Optional[Path]) -> None:
+    con = Console()
+    s = res.summary.row(0, named=True)
+    con.print(f"[bold]Looper[/bold] — player [cyan]{res.player}[/cyan] vs scriptwriter "
+              f"[magenta]{res.scriptwriter}[/magenta], {s['games']:,} games, seed {res.seed}")
+    con.print(f"player win rate [bold]{s['player_win_rate']:.4f}[/bold] "
+              f"(95% CI {s['ci_low']:.4f} – {s['ci_high']:.4f}); mean loops used {s['mean_loops']:.3f}; "
+              f"{s['games_per_second']:,.0f} games/s")
+    t = Table(title="wins by loop")
+    t.add_column("loop", justify="right")
+    t.add_column("wins", justify="right")
+    t.add_column("share of games", justify="right")
+    for r in res.tables["wins_by_loop"].iter_rows(named=True):
+        t.add_row(str(r["loop"]), f"{r['wins']:,}", f"{r['share_of_games']:.4f}")
+    con.print(t)
+    t = Table(title="deaths per character and the rule that killed them (per game)")
+    for c in ("character", "killed by", "rule", "deaths/game"):
+        t.add_column(c, justify="right" if c == "deaths/game" else "left")
+    for r in res.tables["deaths"].head(25).iter_rows(named=True):
+        t.add_row(r["character"], r["killed_by"], r["rule"], f"{r['deaths_per_game']:.4f}")
+    con.print(t)
+    t = Table(title="player win rate per key-person choice")
+    for c in ("key person", "games", "win rate", "95% CI"):
+        t.add_column(c, justify="left" if c == "key person" else "right")
+    for r in res.tables["key_person"].sort("player_win_rate").iter_rows(named=True):
+        t.add_row(r["key_person"], f"{r['games']:,}", f"{r['player_win_rate']:.4f}",
+                  f"{r['ci_low']:.4f} – {r['ci_high']:.4f}")
+    con.print(t)
+    if out is not None:
+        con.print(f"parquet tables and manifest written to [bold]{out}[/bold]")
+
+
+@app.command("strategies")
+def strategies_cmd():
+    """List the registered player and scriptwriter strategies."""
+    from strategies.looper import PLAYERS, SCRIPTWRITERS
+
+    for side, reg in (("player", PLAYERS), ("scriptwriter", SCRIPTWRITERS)):
+        for name in reg.names():
+            typer.echo(f"{side:13s} {name:12s} {reg.get(name).doc}")
