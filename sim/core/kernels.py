@@ -9,6 +9,9 @@ template's globals, binds the hooks, and re-declares the template with
 ``@njit(cache=True)``. The file's name hashes the template source, the hooks' byte code
 and the modification times of the project's sources, so an edit recompiles and an
 unchanged combination loads from numba's cache in milliseconds.
+
+Only such stamped kernels and true leaf functions use ``cache=True``: numba's own cache
+does not notice edits of callees in other files, so a cached caller could run stale code.
 """
 from __future__ import annotations
 
@@ -67,7 +70,10 @@ def specialize(template: Callable, hooks: Mapping[str, Any], *, nogil: bool = Tr
     global _STAMP
     if _STAMP is None:
         _STAMP = _sources_stamp()
+    template = getattr(template, "py_func", template)
     src = textwrap.dedent(inspect.getsource(template))
+    while src.startswith("@"):  # drop the template's own decorators
+        src = src.split("\n", 1)[1]
     h = hashlib.sha256()
     h.update(src.encode())
     h.update(template.__module__.encode())
@@ -103,3 +109,8 @@ def specialize(template: Callable, hooks: Mapping[str, Any], *, nogil: bool = Tr
         fn = getattr(mod, template.__name__)
         _LOADED[digest] = fn
         return fn
+
+
+def stamped(fn: Callable) -> Callable:
+    """A disk-cached copy of jitted ``fn`` that is recompiled whenever a project source changes."""
+    return specialize(fn, {}, nogil=True)

@@ -17,7 +17,7 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(inline="always")
 def splitmix64(z):
     z = z + _GOLDEN
     z = (z ^ (z >> np.uint64(30))) * _M1
@@ -25,7 +25,7 @@ def splitmix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@nb.njit(cache=True)
+@nb.njit
 def seed_stream(state, key, stream):
     """Fill ``state`` (uint64[4]) with the start of stream number ``stream`` under ``key``."""
     z = splitmix64(key[0] ^ splitmix64(np.uint64(stream) ^ key[1]))
@@ -36,12 +36,12 @@ def seed_stream(state, key, stream):
         state[0] = _GOLDEN  # the all-zero state is a fixed point
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(inline="always")
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@nb.njit(cache=True)
+@nb.njit
 def next_u64(state):
     result = _rotl(state[1] * np.uint64(5), 7) * np.uint64(9)
     t = state[1] << np.uint64(17)
@@ -54,7 +54,7 @@ def next_u64(state):
     return result
 
 
-@nb.njit(cache=True)
+@nb.njit
 def randint(state, n):
     """Uniform integer in [0, n) by Lemire's multiply-shift on the top 32 bits.
 
@@ -64,13 +64,13 @@ def randint(state, n):
     return np.int64((x * np.uint64(n)) >> np.uint64(32))
 
 
-@nb.njit(cache=True)
+@nb.njit
 def uniform(state):
     """Uniform float in [0, 1) with 53 random bits."""
     return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@nb.njit(cache=True)
+@nb.njit
 def choose_bit(state, mask):
     """A uniformly random set bit of a non-zero mask (its index)."""
     return nth_set(mask, randint(state, popcount(mask)))

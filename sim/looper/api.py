@@ -7,8 +7,9 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from sim.core.kernels import stamped
 from sim.errors import SimInputError
-from sim.looper.nb import day_buffers, day_finish_nb, day_start_nb
+from sim.looper import nb as _nb
 from sim.looper.roster import Roster, build_config, compile_roster
 
 
@@ -23,6 +24,11 @@ class DayResult:
 @lru_cache(maxsize=4)
 def default_roster(expansion: bool = False) -> Roster:
     return compile_roster(build_config(expansion=expansion))
+
+
+@lru_cache(maxsize=1)
+def _kernels() -> dict:
+    return {name: stamped(getattr(_nb, name)) for name in ("day_buffers", "day_start_nb", "day_finish_nb")}
 
 
 def _mask_ids(roster: Roster, mask: int) -> list[str]:
@@ -56,9 +62,9 @@ def resolve_day(
         pos[i] = roster.loc_index(loc)
         alive |= 1 << i
     R = roster.nb
-    B = day_buffers(R)
+    B = _kernels()["day_buffers"](R)
     alive_u = np.uint64(alive)
-    nreq = day_start_nb(pos, alive_u, R, B)
+    nreq = _kernels()["day_start_nb"](pos, alive_u, R, B)
     for r in range(nreq):
         cands = _mask_ids(roster, int(B.req_cand[r]))
         actor = roster.ids[int(B.req_actor[r])]
@@ -66,7 +72,7 @@ def resolve_day(
         if pick not in cands:
             raise SimInputError(f"choose({actor!r}, {cands}) returned {pick!r}, not a candidate")
         B.req_victim[r] = roster.index(pick)
-    dead = int(day_finish_nb(pos, alive_u, nreq, R, B))
+    dead = int(_kernels()["day_finish_nb"](pos, alive_u, nreq, R, B))
     alive_ids = _mask_ids(roster, alive)
     return DayResult(
         stress={c: int(B.stress[roster.index(c)]) for c in alive_ids},

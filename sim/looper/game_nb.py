@@ -7,7 +7,7 @@ Strategy hooks (all ``@njit``; see docs/looper.md and strategies/looper/):
     scriptwriter.setup(rng, view: WriterView, params, out)  # key, permanent and guest moves
     scriptwriter.choose(rng, view: WriterView, params, actor, candidates) -> int
 
-``rng`` is the game's own xoshiro256** state; ``mem`` an int64[64] scratch that
+``rng`` is the game's own xoshiro256** state; ``mem`` an int64[256] scratch that
 persists across the days and loops of one game. A ``PlayerView`` holds only what the
 player knows (rules, initial layout, its own moves, announcements, loop ends).
 """
@@ -30,7 +30,7 @@ Counts = namedtuple("Counts", "scalars wins_by_loop deaths key_games key_wins en
 # scalars slots
 C_GAMES, C_WINS, C_LOOPS, C_DAYS, C_PROT_DEATHS, C_KEY_DEATHS, C_WRONG_NAME = range(7)
 N_SCALARS = 7
-MEM = 64
+MEM = 256  # strategy scratch per game (int64)
 
 
 def new_counts(R):
@@ -76,7 +76,7 @@ def play_chunk(key, start, count, R, w_params, wrong_name_ends, out):
     walive = np.zeros(1, np.uint64)
     pv = PlayerView(R, pinfo, ann, moves, loop_end, named, known, day_buffers(R))
     wv = WriterView(R, winfo, wpos, walive, B.stress, setup, day_buffers(R))
-    mem = np.zeros(64, np.int64)
+    mem = np.zeros(MEM, np.int64)
     mv = np.zeros((max(mpd, 1), 2), np.int64)
     base = np.zeros(n, np.int64)
     pos = np.zeros(n, np.int64)

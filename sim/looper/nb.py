@@ -32,7 +32,7 @@ DayBuf = namedtuple(
 S_DEAD, S_NEG, S_PROT, S_ALIVE = 0, 1, 2, 3
 
 
-@nb.njit(cache=True)
+@nb.njit
 def day_buffers(R):
     n = R.info[I.N_CHARS]
     L = R.info[I.N_LOC]
@@ -53,7 +53,7 @@ def _bit(i):
     return U1 << np.uint64(i)
 
 
-@nb.njit(cache=True)
+@nb.njit
 def _add_stress(e, a, src_loc, R, B, masks):
     """Apply stress effect e of actor a standing in src_loc (R-8, R-9)."""
     l = B.dest[src_loc]
@@ -70,7 +70,7 @@ def _add_stress(e, a, src_loc, R, B, masks):
             B.givers[i] |= ga
 
 
-@nb.njit(cache=True)
+@nb.njit
 def _kill(mask, e, B):
     """Mark ``mask`` dead by effect e (first rule in effect order keeps the credit)."""
     m = mask & ~B.st[S_PROT]
@@ -82,7 +82,7 @@ def _kill(mask, e, B):
     B.st[S_DEAD] |= m
 
 
-@nb.njit(cache=True)
+@nb.njit
 def day_start_nb(pos, alive, R, B):
     """Stress, movement and every death rule that needs no choice.
 
@@ -278,7 +278,7 @@ def day_start_nb(pos, alive, R, B):
     return nreq
 
 
-@nb.njit(cache=True)
+@nb.njit
 def day_finish_nb(pos, alive, nreq, R, B):
     """Apply the chosen deaths, the slaughter rule and the announcements; return the dead mask."""
     eff = R.effects

@@ -1,16 +1,25 @@
-"""Helpers for Looper strategies: what-if days on a believed layout."""
+"""Helpers for Looper strategies: beliefs about the layout and what-if days.
+
+Everything here reads only a PlayerView (rules, initial layout, own moves,
+announcements), so strategies built on it are honest, not oracles.
+"""
 import numba as nb
 import numpy as np
 
-from sim.core.bits import lowest
+from sim.core.bits import lowest, popcount
 from sim.core.rng import randint
-from sim.looper.enums import I
+from sim.looper.enums import F, I, Kind
 from sim.looper.nb import S_DEAD, day_start_nb
 
 U1 = np.uint64(1)
+# mem slots used by these helpers (strategies own the others)
+MEM_SEEN = 2      # days of announcements already digested
+MEM_POS = 64      # MEM_POS + c: believed base location of c, plus 1 (0 = as in the table)
+MEM_PINNED = 3    # mask of characters seen ignoring the player's moves (scriptwriter-moved)
+MEM_GUEST = 32    # MEM_GUEST + 2k, +2k+1: guest move k seen in an announcement (char + 1, loc)
 
 
-@nb.njit(cache=True)
+@nb.njit
 def at_risk(pos, alive, rules, buf):
     """Characters that a day on ``pos`` would kill or could kill (any choice candidate)."""
     nreq = day_start_nb(pos, alive, rules, buf)
@@ -20,21 +29,75 @@ def at_risk(pos, alive, rules, buf):
     return risk
 
 
-@nb.njit(cache=True)
-def believed_layout(view, pos):
-    """The layout the player can see: the initial table plus its protagonist."""
+@nb.njit
+def believed_layout(view, mem, pos):
+    """The layout the player believes in: the table, corrected by what deaths revealed.
+
+    A character announced dead somewhere else than its table place, on a day without a
+    guest move and without a move of the player's, was moved there by the scriptwriter
+    for good (permanent moves are the same every loop). Turf King's false places are
+    not modelled.
+    """
     R = view.rules
-    for i in range(R.info[I.N_CHARS]):
-        pos[i] = R.home[i]
+    n = R.info[I.N_CHARS]
+    days = R.info[I.DAYS]
+    now = view.info[I.LOOP] * days + view.info[I.DAY] - 1
+    for t in range(mem[MEM_SEEN], now):
+        lp = t // days
+        d = t % days
+        gk = R.guest_day[d + 1]
+        for c in range(1, n):
+            l = view.ann[lp, d, c]
+            if l < 0:
+                continue
+            # Turf King (misreport rule) may have moved the body one place on: if the
+            # character was believed to stand where a misreporter stands, believe that.
+            cur = mem[MEM_POS + c] - 1 if mem[MEM_POS + c] > 0 else R.home[c]
+            for e in range(R.effects.shape[0]):
+                if R.effects[e, F.KIND] == Kind.MISREPORT_DEATHS:
+                    a = R.effects[e, F.ACTOR]
+                    ma = mem[MEM_POS + a] - 1 if mem[MEM_POS + a] > 0 else R.home[a]
+                    if R.next_loc[ma] == l and cur == ma:
+                        l = ma
+            mine = -1
+            for j in range(view.moves.shape[2]):
+                if view.moves[lp, d, j, 0] == c:
+                    mine = view.moves[lp, d, j, 1]
+            if gk >= 0 and l != R.home[c] and mine < 0:
+                # died away from its place on a guest day: most likely today's guest move,
+                # which is the same in every loop
+                mem[MEM_GUEST + 2 * gk] = c + 1
+                mem[MEM_GUEST + 2 * gk + 1] = l
+            elif gk >= 0:
+                continue
+            elif mine < 0:
+                mem[MEM_POS + c] = l + 1
+            elif mine != l and R.next_loc[mine] != l:
+                # moved by the player yet died elsewhere: the scriptwriter holds it (R-6)
+                mem[MEM_POS + c] = l + 1
+                mem[MEM_PINNED] |= np.int64(1) << np.int64(c)
+    if now > mem[MEM_SEEN]:
+        mem[MEM_SEEN] = now
+    for i in range(n):
+        pos[i] = mem[MEM_POS + i] - 1 if i > 0 and mem[MEM_POS + i] > 0 else R.home[i]
+    gk = R.guest_day[view.info[I.DAY]]
+    if gk >= 0 and mem[MEM_GUEST + 2 * gk] > 0:
+        pos[mem[MEM_GUEST + 2 * gk] - 1] = mem[MEM_GUEST + 2 * gk + 1]
 
 
-@nb.njit(cache=True)
-def protect(rng, view, protect_mask, out):
-    """Move protected characters out of places the player can tell are deadly.
+@nb.njit
+def _risk_count(pos, alive, R, buf, protect_mask):
+    return at_risk(pos, alive, R, buf) & protect_mask & alive
 
-    Greedy, protagonist first (bit 0 is lowest), then the others in random order; a
-    move is kept only if it saves the character without putting more protected
-    characters at risk. Returns the number of moves written to ``out``.
+
+@nb.njit
+def protect(rng, view, mem, protect_mask, out):
+    """Use the day's moves to take protected characters out of visible danger.
+
+    Greedy, protagonist first (bit 0 is lowest), then the others in random order. For
+    a character at risk it tries moving the character itself or anyone sharing its
+    place (a likely killer) to every other place, and keeps the move that leaves the
+    fewest protected characters at risk, if that is fewer than now.
     """
     R = view.rules
     n = R.info[I.N_CHARS]
@@ -42,51 +105,56 @@ def protect(rng, view, protect_mask, out):
     mpd = R.info[I.MOVES]
     alive = view.known[0]
     pos = np.empty(n, np.int64)
-    believed_layout(view, pos)
-    risk = at_risk(pos, alive, R, view.buf) & protect_mask & alive
+    believed_layout(view, mem, pos)
+    risk = _risk_count(pos, alive, R, view.buf, protect_mask)
     k = 0
     tried = np.uint64(0)
+    moved = np.uint64(0)
     while k < mpd and (risk & ~tried):
         todo = risk & ~tried
         if todo & U1:
             c = 0
         else:
-            # a random protected character at risk
-            cnt = 0
-            t = todo
-            while t:
-                cnt += 1
-                t &= t - U1
-            j = randint(rng, cnt)
+            j = randint(rng, popcount(todo))
             t = todo
             for _ in range(j):
                 t &= t - U1
             c = lowest(t)
-        bc = U1 << np.uint64(c)
-        tried |= bc
-        old = pos[c]
-        n_risk = 0
-        t = risk
-        while t:
-            n_risk += 1
-            t &= t - U1
+        tried |= U1 << np.uint64(c)
+        best = popcount(risk)
+        best_x = -1
+        best_l = -1
+        movers = np.uint64(0)
+        for i in range(n):
+            if (alive >> np.uint64(i)) & U1 and pos[i] == pos[c]:
+                movers |= U1 << np.uint64(i)
+        movers &= ~moved & ~np.uint64(mem[MEM_PINNED])
+        gk = R.guest_day[view.info[I.DAY]]
+        if gk >= 0 and mem[MEM_GUEST + 2 * gk] > 0:
+            movers &= ~(U1 << np.uint64(mem[MEM_GUEST + 2 * gk] - 1))  # today's guest
         off = randint(rng, L)
-        for s in range(L):
-            l = (off + s) % L
-            if l == old:
-                continue
-            pos[c] = l
-            r2 = at_risk(pos, alive, R, view.buf) & protect_mask & alive
-            cnt2 = 0
-            t = r2
-            while t:
-                cnt2 += 1
-                t &= t - U1
-            if not (r2 & bc) and cnt2 < n_risk:
-                out[k, 0] = c
-                out[k, 1] = l
-                k += 1
-                risk = r2
-                break
-            pos[c] = old
+        m = movers
+        while m:
+            x = lowest(m)
+            m &= m - U1
+            old = pos[x]
+            for s in range(L):
+                l = (off + s) % L
+                if l == old:
+                    continue
+                pos[x] = l
+                r2 = _risk_count(pos, alive, R, view.buf, protect_mask)
+                if popcount(r2) < best:
+                    best = popcount(r2)
+                    best_x = x
+                    best_l = l
+            pos[x] = old
+        if best_x >= 0:
+            pos[best_x] = best_l
+            moved |= U1 << np.uint64(best_x)
+            out[k, 0] = best_x
+            out[k, 1] = best_l
+            k += 1
+            risk = _risk_count(pos, alive, R, view.buf, protect_mask)
+            tried = np.uint64(0)  # the layout changed: everyone at risk is worth a new try
     return k

@@ -9,7 +9,7 @@ from strategies.looper.common import protect
 U1 = np.uint64(1)
 
 
-@nb.njit(cache=True)
+@nb.njit
 def random_move(rng, view, mem, out):
     """Up to the daily limit of distinct living characters, each to a uniform location."""
     L = view.rules.info[I.N_LOC]
@@ -24,19 +24,19 @@ def random_move(rng, view, mem, out):
     return k
 
 
-@nb.njit(cache=True)
+@nb.njit
 def random_name(rng, view, mem):
     """R-2 variant: name a uniformly random living table character."""
     return choose_bit(rng, view.known[0] & ~U1)
 
 
-@nb.njit(cache=True)
+@nb.njit
 def cautious_move(rng, view, mem, out):
     """Protect the protagonist, then any living character (every one may be the key person)."""
-    return protect(rng, view, view.known[0], out)
+    return protect(rng, view, mem, view.known[0], out)
 
 
-@nb.njit(cache=True)
+@nb.njit
 def _candidates(view, mem):
     """Key-person candidates consistent with the announcements of finished loops.
 
@@ -78,14 +78,14 @@ def _candidates(view, mem):
     return cand
 
 
-@nb.njit(cache=True)
+@nb.njit
 def deducer_move(rng, view, mem, out):
     """Protect the protagonist and the key-person candidates left by earlier loops."""
     cand = _candidates(view, mem)
-    return protect(rng, view, U1 | (cand & view.known[0]), out)
+    return protect(rng, view, mem, U1 | (cand & view.known[0]), out)
 
 
-@nb.njit(cache=True)
+@nb.njit
 def deducer_name(rng, view, mem):
     cand = _candidates(view, mem) & view.known[0]
     if cand:

@@ -8,7 +8,7 @@ from sim.looper.enums import I
 U1 = np.uint64(1)
 
 
-@nb.njit(cache=True)
+@nb.njit
 def random_setup(rng, view, params, out):
     """Uniform key person, permanent moves of distinct characters, guest moves."""
     R = view.rules
@@ -31,12 +31,12 @@ def random_setup(rng, view, params, out):
         j += 2
 
 
-@nb.njit(cache=True)
+@nb.njit
 def random_choose(rng, view, params, actor, cand):
     return choose_bit(rng, cand)
 
 
-@nb.njit(cache=True)
+@nb.njit
 def pool_setup(rng, view, params, out):
     """A setup drawn uniformly from the rows of ``params`` (prepared in Python)."""
     row = randint(rng, params.shape[0])
@@ -44,7 +44,7 @@ def pool_setup(rng, view, params, out):
         out[j] = params[row, j]
 
 
-@nb.njit(cache=True)
+@nb.njit
 def adversarial_choose(rng, view, params, actor, cand):
     """Kill the key person, else the protagonist, else anyone eligible."""
     kp = view.info[I.KEY]
