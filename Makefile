@@ -19,8 +19,12 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/sim looper run --games 200000 --seed 1 --out demo-out/looper
 
+# Second pass: the kernels run as plain Python under NUMBA_DISABLE_JIT (coverage, debugging).
+NOJIT_TESTS := tests/test_looper_golden.py tests/test_core.py
+
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 tests
+	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -p no:randomly -W ignore::RuntimeWarning $(NOJIT_TESTS)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_looper.py
