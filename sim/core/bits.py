@@ -21,6 +21,9 @@ if nb.config.DISABLE_JIT:  # pragma: no cover - exercised by the no-JIT test pas
         x = int(x)
         return (x & -x).bit_length() - 1
 
+    def highest(x):
+        return int(x).bit_length() - 1
+
 else:
 
     @intrinsic
@@ -46,6 +49,23 @@ else:
             return context.cast(builder, res, signature.args[0], types.int64)
 
         return sig, codegen
+
+    @intrinsic
+    def _ctlz(typingctx, src):
+        if not isinstance(src, types.Integer):
+            return None
+        sig = types.int64(src)
+
+        def codegen(context, builder, signature, args):
+            res = builder.ctlz(args[0], context.get_constant(types.boolean, False))
+            return context.cast(builder, res, signature.args[0], types.int64)
+
+        return sig, codegen
+
+    @nb.njit(inline="always")
+    def highest(x):
+        """Index of the highest set bit of a non-zero uint64 mask."""
+        return 63 - _ctlz(x)
 
     @nb.njit(inline="always")
     def popcount(x):

@@ -10,7 +10,7 @@ plays it, so results are identical for any thread count and chunk size.
 import numba as nb
 import numpy as np
 
-from sim.core.bits import nth_set, popcount
+from sim.core.bits import highest, nth_set, popcount
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -72,5 +72,16 @@ def uniform(state):
 
 @nb.njit
 def choose_bit(state, mask):
-    """A uniformly random set bit of a non-zero mask (its index)."""
-    return nth_set(mask, randint(state, popcount(mask)))
+    """A uniformly random set bit of a non-zero mask (its index).
+
+    Dense masks use rejection on the bit index (fewer than two draws on average),
+    sparse ones pick the k-th set bit.
+    """
+    c = popcount(mask)
+    span = highest(mask) + 1
+    if 2 * c >= span:
+        while True:
+            r = randint(state, span)
+            if (mask >> np.uint64(r)) & np.uint64(1):
+                return r
+    return nth_set(mask, randint(state, c))

@@ -1,0 +1,490 @@
+"""Exact win probabilities of Werewolf under random play (``sim werewolf exact``).
+
+Only plain ``werewolf``s, ``villager``s and ``seer``s are handled.  Under *random
+play* nobody uses any information, so a seer behaves exactly like a villager and
+the game is a Markov chain on ``(living wolves, living village team, phase)``.
+Everything is computed with :class:`fractions.Fraction` by a bottom-up dynamic
+programme over those counts, so the results are exact rationals.
+
+Random play, precisely (what the engine's ``random`` strategies do):
+
+* **Vote** — every living participant votes independently and uniformly for one
+  living participant (itself allowed).
+
+  - ``runoff`` (the seed's rule): one most-voted participant is out; exactly two
+    tied at the top are both out; three or more tied go to a runoff in which
+    every living participant votes uniformly among the tied; repeated.  After
+    ``max_runoffs`` runoffs with three or more still tied, nobody is out that day.
+  - ``plurality``: the most-voted is out, ties broken uniformly — by symmetry the
+    victim is uniform among the living.
+  - ``random_lynch``: one living participant chosen uniformly is out (no votes).
+
+  Given how many are out (1 or 2), *which* are out is a uniform subset of the
+  living (votes do not depend on roles), e.g. P(both out are wolves) =
+  C(w,2)/C(n,2).
+* **Attack** — if a wolf lives, the wolves attack one living village-team
+  participant chosen uniformly; it is out.
+* **Win check** after every elimination event (a two-way tie is one event),
+  village first: the village wins when no wolf lives; the wolves win when living
+  village ≤ living wolves (``parity``, R-7) or when no village-team participant
+  lives (``no_villagers``).
+* ``start="day"``: the vote comes first (day 1 starts in the evening, R-3);
+  ``start="night"``: the first attack comes before the first vote.
+
+Also here, for checks against published results:
+
+* :func:`migdal_mafia_win` / :func:`migdal_mafia_win_recurrence` — P. Migdał,
+  "A mathematical model of the Mafia game", arXiv:1009.1031 (v1 2010, v3 2013).
+* :func:`paternault_village_win` — L. Paternault, ``jouets.mafia`` (2016, GPLv3),
+  which adds *detectives* with a model that differs from our seer (see there).
+"""
+from __future__ import annotations
+
+import sys
+from fractions import Fraction
+from functools import lru_cache
+from math import comb, factorial
+
+from sim.errors import SimInputError
+
+VOTE_RULES = ("runoff", "plurality", "random_lynch")
+STARTS = ("day", "night")
+END_RULES = ("parity", "no_villagers")
+
+#: Exact runoff results carry thousands of digits (50 runoffs of tiny tie chances:
+#: 20 participants ≈ 0.5 s, 30 ≈ 4 s); beyond this many it refuses rather than hang.
+MAX_RUNOFF_PARTICIPANTS = 30
+#: Likewise for the runoff cap (each extra runoff adds digits; 200 → ~5 s at 20).
+MAX_EXACT_RUNOFFS = 200
+
+_ZERO = Fraction(0)
+_ONE = Fraction(1)
+
+
+# --------------------------------------------------------------------------
+# The vote: size of the top tie
+# --------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _capped_assignments(voters: int, candidates: int, cap: int) -> int:
+    """Ways to give ``voters`` labelled votes to ``candidates`` labelled
+    candidates so that every candidate gets at most ``cap`` votes."""
+    if candidates == 0:
+        return 1 if voters == 0 else 0
+    if voters > candidates * cap:
+        return 0
+    return sum(
+        comb(voters, i) * _capped_assignments(voters - i, candidates - 1, cap)
+        for i in range(min(cap, voters) + 1)
+    )
+
+
+@lru_cache(maxsize=None)
+def top_tie_counts(voters: int, candidates: int) -> tuple[int, ...]:
+    """``counts[t]`` = number of the ``candidates**voters`` equally likely vote
+    profiles in which exactly ``t`` candidates share the highest vote count."""
+    if voters < 1 or candidates < 1:
+        raise SimInputError("a vote needs at least one voter and one candidate")
+    counts = [0] * (candidates + 1)
+    for top in range(1, voters + 1):
+        for t in range(1, candidates + 1):
+            rest = voters - t * top
+            if rest < 0:
+                break
+            # choose the t top candidates, split the voters into t blocks of
+            # `top` plus the rest, the rest go to the others with < top each
+            ways = (
+                comb(candidates, t)
+                * factorial(voters) // (factorial(top) ** t * factorial(rest))
+                * _capped_assignments(rest, candidates - t, top - 1)
+            )
+            counts[t] += ways
+    assert sum(counts) == candidates ** voters
+    return tuple(counts)
+
+
+def top_tie_distribution(voters: int, candidates: int) -> tuple[Fraction, ...]:
+    """``dist[t]`` = P(exactly ``t`` candidates tie for the most votes) when
+    ``voters`` voters each vote uniformly for one of ``candidates`` candidates."""
+    counts = top_tie_counts(voters, candidates)
+    total = candidates ** voters
+    return tuple(Fraction(c, total) for c in counts)
+
+
+@lru_cache(maxsize=None)
+def _runoff_round(voters: int, candidates: int, runoffs_left: int) -> tuple[Fraction, Fraction, Fraction, Fraction]:
+    """(P one out, P two out, P nobody out, E runoffs) from a voting round with
+    ``candidates`` candidates and ``runoffs_left`` runoffs still allowed."""
+    dist = top_tie_distribution(voters, candidates) + (_ZERO, _ZERO)  # pad: dist[2] exists
+    one, two, none, runs = dist[1], dist[2], _ZERO, _ZERO
+    for t in range(3, candidates + 1):
+        p = dist[t]
+        if not p:
+            continue
+        if runoffs_left == 0:
+            none += p
+        else:
+            a, b, c, r = _runoff_round(voters, t, runoffs_left - 1)
+            one += p * a
+            two += p * b
+            none += p * c
+            runs += p * (1 + r)
+    return one, two, none, runs
+
+
+def runoff_outcome(participants: int, max_runoffs: int = 50) -> dict[str, Fraction]:
+    """Outcome of one day's vote under the ``runoff`` rule with ``participants``
+    living participants (all of them vote, all of them are candidates).
+
+    Returns ``{"one": P(one out), "two": P(two out), "none": P(nobody out),
+    "runoffs": E[number of runoffs]}``.
+    """
+    _check_int("participants", participants, 1)
+    _check_int("max_runoffs", max_runoffs, 0)
+    if max_runoffs > MAX_EXACT_RUNOFFS:
+        raise SimInputError(f"the exact runoff solver handles max_runoffs ≤ {MAX_EXACT_RUNOFFS}, got {max_runoffs}")
+    one, two, none, runs = _runoff_round(participants, participants, max_runoffs)
+    return {"one": one, "two": two, "none": none, "runoffs": runs}
+
+
+# --------------------------------------------------------------------------
+# The game
+# --------------------------------------------------------------------------
+
+def _check_int(name: str, value, minimum: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SimInputError(f"{name} must be an integer, got {value!r}")
+    if value < minimum:
+        raise SimInputError(f"{name} must be ≥ {minimum}, got {value}")
+
+
+def _validate(wolves, villagers, seers, vote_rule, start, end_rule, max_runoffs) -> None:
+    for name, value in (("wolves", wolves), ("villagers", villagers), ("seers", seers)):
+        _check_int(name, value, 0)
+    _check_int("max_runoffs", max_runoffs, 0)
+    if vote_rule not in VOTE_RULES:
+        raise SimInputError(f"vote_rule must be one of {', '.join(VOTE_RULES)}; got {vote_rule!r}")
+    if start not in STARTS:
+        raise SimInputError(f"start must be one of {', '.join(STARTS)}; got {start!r}")
+    if end_rule not in END_RULES:
+        raise SimInputError(f"end_rule must be one of {', '.join(END_RULES)}; got {end_rule!r}")
+    if wolves == 0:
+        raise SimInputError("the exact solver needs at least one werewolf (with none the village has already won)")
+    village = villagers + seers
+    if end_rule == "parity" and village <= wolves:
+        raise SimInputError(
+            f"the wolves have already won: {village} village-team ≤ {wolves} wolves (end_rule=parity)")
+    if end_rule == "no_villagers" and village == 0:
+        raise SimInputError("the wolves have already won: no village-team participant (end_rule=no_villagers)")
+    if vote_rule == "runoff" and wolves + village > MAX_RUNOFF_PARTICIPANTS:
+        raise SimInputError(
+            f"the exact runoff solver handles at most {MAX_RUNOFF_PARTICIPANTS} participants, got {wolves + village}")
+    if vote_rule == "runoff" and max_runoffs > MAX_EXACT_RUNOFFS:
+        raise SimInputError(f"the exact runoff solver handles max_runoffs ≤ {MAX_EXACT_RUNOFFS}, got {max_runoffs}")
+
+
+class _Value:
+    """Village-win probability and (if ``full``) expected counts from one state on."""
+
+    __slots__ = ("full", "win", "votes", "attacks", "runoffs", "idle")
+
+    def __init__(self, full: bool, win=_ZERO, votes=_ZERO, attacks=_ZERO, runoffs=_ZERO, idle=_ZERO):
+        self.full = full
+        self.win, self.votes, self.attacks, self.runoffs, self.idle = win, votes, attacks, runoffs, idle
+
+    def add(self, p: Fraction, other: "_Value") -> None:
+        self.win += p * other.win
+        if self.full:  # the expectations cost as much again each: only for the summary
+            self.votes += p * other.votes
+            self.attacks += p * other.attacks
+            self.runoffs += p * other.runoffs
+            self.idle += p * other.idle
+
+
+_VILLAGE_WON = _Value(False, win=_ONE)
+_WOLVES_WON = _Value(False)
+
+
+def _solve(wolves: int, village: int, vote_rule: str, start: str, end_rule: str, max_runoffs: int,
+           full: bool) -> _Value:
+    """Bottom-up DP over (w, v), in increasing w + v.
+
+    ``day[w][v]`` / ``night[w][v]``: value at the start of a vote / an attack with
+    w wolves and v village-team alive and the game still running."""
+
+    def terminal(w: int, v: int):
+        if w == 0:
+            return _VILLAGE_WON
+        if (end_rule == "parity" and v <= w) or (end_rule == "no_villagers" and v == 0):
+            return _WOLVES_WON
+        return None
+
+    day: dict[tuple[int, int], _Value] = {}
+    night: dict[tuple[int, int], _Value] = {}
+
+    def after_day(w: int, v: int) -> _Value:  # after a vote event: check, then the attack
+        t = terminal(w, v)
+        return t if t is not None else night[w, v]
+
+    def after_night(w: int, v: int) -> _Value:  # after an attack: check, then the next vote
+        t = terminal(w, v)
+        return t if t is not None else day[w, v]
+
+    for total in range(1, wolves + village + 1):
+        for w in range(max(1, total - village), min(wolves, total) + 1):
+            v = total - w
+            if terminal(w, v) is not None:
+                continue
+            # night: the wolves attack a uniformly random village-team member
+            nv = _Value(full, attacks=_ONE)
+            nv.add(_ONE, after_night(w, v - 1))
+            night[w, v] = nv
+            # day: the vote
+            n = w + v
+            dv = _Value(full, votes=_ONE)
+            if vote_rule == "runoff":
+                p1, p2, p0, runs = _runoff_round(n, n, max_runoffs)
+                if full:
+                    dv.runoffs += runs
+                    dv.idle += p0
+            else:
+                p1, p2, p0 = _ONE, _ZERO, _ZERO
+            if p1:
+                dv.add(p1 * Fraction(w, n), after_day(w - 1, v))
+                dv.add(p1 * Fraction(v, n), after_day(w, v - 1))
+            if p2:
+                pairs = comb(n, 2)
+                if w >= 2:
+                    dv.add(p2 * Fraction(comb(w, 2), pairs), after_day(w - 2, v))
+                dv.add(p2 * Fraction(w * v, pairs), after_day(w - 1, v - 1))
+                if v >= 2:
+                    dv.add(p2 * Fraction(comb(v, 2), pairs), after_day(w, v - 2))
+            if p0:
+                dv.add(p0, nv)  # nobody out: straight to the attack
+            day[w, v] = dv
+
+    table = day if start == "day" else night
+    return table[wolves, village]
+
+
+@lru_cache(maxsize=1024)
+def _solve_cached(wolves, village, vote_rule, start, end_rule, max_runoffs, full=False) -> _Value:
+    return _solve(wolves, village, vote_rule, start, end_rule, max_runoffs, full)
+
+
+def exact_village_win(wolves: int, villagers: int, seers: int = 0, *, vote_rule: str = "runoff",
+                      start: str = "day", end_rule: str = "parity", max_runoffs: int = 50) -> Fraction:
+    """Exact probability that the village wins under random play.
+
+    Seers count as villagers (random play ignores their information).
+    Raises :class:`SimInputError` for negative counts, no wolves, a game the
+    wolves have already won, or an unknown variant."""
+    _validate(wolves, villagers, seers, vote_rule, start, end_rule, max_runoffs)
+    return _solve_cached(wolves, villagers + seers, vote_rule, start, end_rule, max_runoffs).win
+
+
+def fraction_str(x: Fraction) -> str:
+    """``"p/q"`` for any size (runoff results can exceed Python's 4300-digit
+    int→str guard, which is lifted only for this conversion)."""
+    get = getattr(sys, "get_int_max_str_digits", None)
+    if get is None:
+        return f"{x.numerator}/{x.denominator}"
+    old = get()
+    sys.set_int_max_str_digits(0)
+    try:
+        return f"{x.numerator}/{x.denominator}"
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+def exact_summary(wolves: int, villagers: int, seers: int = 0, *, vote_rule: str = "runoff",
+                  start: str = "day", end_rule: str = "parity", max_runoffs: int = 50) -> dict:
+    """The exact result as a JSON-friendly dict.
+
+    ``expected_days`` counts votes held (a day starts with its vote; with
+    ``start=night`` a game decided by the first attack lasted 0 days) — the
+    engine's ``mean_days``.  ``expected_attacks`` counts attacks,
+    ``expected_runoffs`` runoffs, ``expected_days_nobody_out`` days whose vote
+    put nobody out (runoff cap reached).  There are no draws: every attack
+    removes a village-team member, so a game lasts at most village + 1 votes and
+    the engine's ``max_days`` cap (default 200) cannot bind unless the village
+    team has 200 or more members."""
+    _validate(wolves, villagers, seers, vote_rule, start, end_rule, max_runoffs)
+    val = _solve_cached(wolves, villagers + seers, vote_rule, start, end_rule, max_runoffs, True)
+    win = val.win
+    return {
+        "wolves": wolves, "villagers": villagers, "seers": seers,
+        "variants": {"vote_rule": vote_rule, "start": start, "end_rule": end_rule, "max_runoffs": max_runoffs},
+        "village_win": float(win),
+        "village_win_exact": fraction_str(win),
+        "wolf_win": float(1 - win),
+        "expected_days": float(val.votes),
+        "expected_days_exact": fraction_str(val.votes),
+        "expected_attacks": float(val.attacks),
+        "expected_runoffs": float(val.runoffs),
+        "expected_days_nobody_out": float(val.idle),
+    }
+
+
+# --------------------------------------------------------------------------
+# Published models
+# --------------------------------------------------------------------------
+
+def migdal_mafia_win_recurrence(n: int, m: int) -> Fraction:
+    """Mafia winning chance w(n, m) in Migdał's model, by its recurrence.
+
+    P. Migdał, "A mathematical model of the Mafia game", arXiv:1009.1031
+    (https://arxiv.org/abs/1009.1031; v1 2010, v3 2013).  Model: ``n`` players
+    of whom ``m`` are mafiosi; **the game starts with a day**; each day a player
+    chosen uniformly among all the living is lynched; each night the mafia kills
+    one citizen; **the mafia wins when no citizen is left**, the citizens when no
+    mafioso is left (a pure death process: every day+night removes 2 players).
+    Hence, one day and one night being one step,
+
+        w(n, m) = (n-m)/n · w(n-2, m) + m/n · w(n-2, m-1),
+        w(n, 0) = 0,   w(n, m) = 1 when no citizen remains (n = m),
+
+    with the game stopping as soon as a boundary is hit (after the lynch or after
+    the kill).  In this project's terms: ``vote_rule=random_lynch, start=day,
+    end_rule=no_villagers``; with a night first the chance is w(n-1, m) counted
+    after the first kill.  (The end rule and the day start also match the
+    simulation code of Migdał & Kolanowski, github.com/stared/A-numerical-model-
+    of-the-Mafia-game, ``kto_wygral_jedna_gre``: ``while n > m`` … ``break`` when
+    ``m == 0 or n - m == 0``.)
+    """
+    _check_int("n", n, 1)
+    _check_int("m", m, 0)
+    if m > n:
+        raise SimInputError(f"m={m} mafiosi cannot exceed n={n} players")
+    for k in range(1, n):  # fill the memo bottom-up so the recursion stays shallow
+        _migdal_rec(k, min(k, m))
+    return _migdal_rec(n, m)
+
+
+@lru_cache(maxsize=None)
+def _migdal_rec(n: int, m: int) -> Fraction:
+    if m == 0:
+        return _ZERO
+    if n == m:
+        return _ONE
+    # day: lynch a uniformly random player
+    after_mafioso = _ZERO if m == 1 else _migdal_night(n - 1, m - 1)
+    return Fraction(m, n) * after_mafioso + Fraction(n - m, n) * _migdal_night(n - 1, m)
+
+
+def _migdal_night(n: int, m: int) -> Fraction:
+    if n == m:  # no citizen left after the lynch
+        return _ONE
+    return _migdal_rec(n - 1, m)  # the mafia kills a citizen
+
+
+@lru_cache(maxsize=None)
+def migdal_survival_product(n: int, j: int) -> Fraction:
+    """q_j(n) = ∏ (1 - j/s) over the day sizes s = n, n-2, …, s ≥ 2.
+
+    For j = 1 this is the chance that one given mafioso escapes every lynch,
+    q_1(n) = (n-1)!!/n!! (Wallis-type ratio); in Γ form, for n = 2k+1,
+    q_j = Γ(3/2) Γ(k + (3-j)/2) / (Γ((3-j)/2) Γ(k + 3/2)), and for n = 2k,
+    q_j = Γ(k + 1 - j/2) / (Γ(1 - j/2) Γ(k + 1)) (1/Γ at a pole is 0)."""
+    q = _ONE
+    for s in range(n, 1, -2):
+        q *= Fraction(s - j, s)
+    return q
+
+
+def migdal_mafia_win(n: int, m: int) -> Fraction:
+    """Closed form of Migdał's w(n, m) (model: see :func:`migdal_mafia_win_recurrence`):
+
+        w(n, m) = Σ_{j=1..m} (-1)^(j+1) C(m, j) ∏_{s = n, n-2, …, ≥2} (1 - j/s).
+
+    Inclusion–exclusion over which mafiosi survive; the factors may be zero or
+    negative for j ≥ 2 and the sum is still exact.  The paper's abstract
+    announces "closed-form solutions for the mafia winning-chance w(n,m)"; its
+    body (and so its own equation numbering and Γ-function notation) could not
+    be consulted when this was written, so this form was derived from the model
+    and is verified in the tests against the recurrence (every 0 ≤ m ≤ n ≤ 60)
+    and against :func:`exact_village_win` (every 1 ≤ m < n ≤ 30).  Special case
+    m = 1: w(n, 1) = (n-1)!!/n!!.
+    """
+    _check_int("n", n, 1)
+    _check_int("m", m, 0)
+    if m > n:
+        raise SimInputError(f"m={m} mafiosi cannot exceed n={n} players")
+    if m == n:
+        return _ONE
+    return sum(((-1) ** (j + 1) * comb(m, j) * migdal_survival_product(n, j) for j in range(1, m + 1)), _ZERO)
+
+
+def paternault_village_win(mafiosi: int, innocents: int, detectives: int, *, start: str = "night") -> Fraction:
+    """Village (innocents + detectives) winning chance in Paternault's model.
+
+    L. Paternault, *Jouets*, module ``jouets.mafia`` ("Probabilités de victoire
+    au jeu mafia", 2016, GPLv3), functions ``proba_soir`` (evening/night start,
+    the default: "le jeu … commence la nuit") and ``proba_matin`` (morning); doc
+    http://jouets.ababsurdo.fr/fr/latest/mafia/ .  Everything is random:
+
+    * **Night** (state m, i, d at dusk), two *simultaneous* actions:
+      the mafia kills a uniformly random non-mafioso (innocent w.p. i/(i+d),
+      detective w.p. d/(i+d)); and, if d ≥ 1 at dusk, the detectives — as one
+      group, one interrogation per night however many they are, acting even if
+      the only detective is the one killed that night — interrogate a player
+      chosen uniformly among the m + i **non-detectives alive at dusk** (they know
+      each other; the target may be the innocent killed that same night).  An
+      interrogated mafioso is **eliminated at once** (no vote); an interrogated
+      innocent is not revealed and nothing is remembered (targets are redrawn
+      independently every night).
+    * **Morning**: win check, village first — m = 0 → village; m ≥ i + d →
+      mafia.  This is the **only** parity check: parity reached by the day's
+      lynch is not checked until after the next night.
+    * **Day**: one living player chosen uniformly among **all** the living
+      (detectives included, no information used) is lynched; then night.
+
+        P_m(m,i,d) = m/N·P_s(m-1,i,d) + i/N·P_s(m,i-1,d) + d/N·P_s(m,i,d-1), N = m+i+d
+        P_s(m,i,0) = P_m(m,i-1,0)
+        P_s(m,i,d) = i/(i+d)·[m/(m+i)·P_m(m-1,i-1,d) + i/(m+i)·P_m(m,i-1,d)]
+                   + d/(i+d)·[m/(m+i)·P_m(m-1,i,d-1) + i/(m+i)·P_m(m,i,d-1)]
+
+    with P = 1 when m = 0 (checked first), P_m = 0 when m ≥ i + d, and any term
+    with a negative count being 0.  With d = 0 this is exactly
+    ``exact_village_win(m, i, vote_rule="random_lynch", start="night",
+    end_rule="parity")``.
+    """
+    for name, value in (("mafiosi", mafiosi), ("innocents", innocents), ("detectives", detectives)):
+        _check_int(name, value, 0)
+    if start not in STARTS:
+        raise SimInputError(f"start must be one of {', '.join(STARTS)}; got {start!r}")
+    for total in range(mafiosi + innocents + detectives):  # bottom-up: shallow recursion
+        for m in range(min(mafiosi, total) + 1):
+            for d in range(min(detectives, total - m) + 1):
+                i = total - m - d
+                if i <= innocents:
+                    _pat_morning(m, i, d)
+                    _pat_evening(m, i, d)
+    return _pat_evening(mafiosi, innocents, detectives) if start == "night" else _pat_morning(mafiosi, innocents, detectives)
+
+
+@lru_cache(maxsize=None)
+def _pat_morning(m: int, i: int, d: int) -> Fraction:
+    if min(m, i, d) < 0:
+        return _ZERO
+    if m == 0:
+        return _ONE
+    if m >= i + d:
+        return _ZERO
+    n = m + i + d
+    return (Fraction(m, n) * _pat_evening(m - 1, i, d) + Fraction(i, n) * _pat_evening(m, i - 1, d)
+            + Fraction(d, n) * _pat_evening(m, i, d - 1))
+
+
+@lru_cache(maxsize=None)
+def _pat_evening(m: int, i: int, d: int) -> Fraction:
+    if min(m, i, d) < 0:
+        return _ZERO
+    if m == 0:
+        return _ONE
+    if d == 0:
+        return _pat_morning(m, i - 1, 0)
+    kill_i, kill_d = Fraction(i, i + d), Fraction(d, i + d)
+    hit, miss = Fraction(m, m + i), Fraction(i, m + i)
+    return (kill_i * (hit * _pat_morning(m - 1, i - 1, d) + miss * _pat_morning(m, i - 1, d))
+            + kill_d * (hit * _pat_morning(m - 1, i, d - 1) + miss * _pat_morning(m, i, d - 1)))

@@ -1,0 +1,126 @@
+"""Run many Werewolf games: strategies, chunked runner, summary tables, leave-one-out."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import numpy as np
+import polars as pl
+
+from sim.core.runner import DEFAULT_CHUNK, run_chunked
+from sim.core.seeding import run_key
+from sim.core.stats import wilson
+from sim.errors import SimInputError
+from sim.werewolf.enums import EVENTS, HOW, WINNERS
+from sim.werewolf.game_nb import (C_DAYS, C_DRAWS, C_GAMES, C_NOBODY_OUT, C_RUNOFFS, C_VILLAGE,
+                                  C_WOLVES, chunk_kernel, new_counts)
+from sim.werewolf.roles import Setup, resolve_setup
+from strategies.werewolf import VILLAGE, WOLVES, VillageStrategy, WolfStrategy
+
+
+@dataclass
+class WerewolfResult:
+    setup: Setup
+    seed: int
+    village: str
+    wolves: str
+    totals: dict[str, np.ndarray]
+    seconds: float
+    tables: dict[str, pl.DataFrame] = field(default_factory=dict)
+
+    @property
+    def summary(self) -> pl.DataFrame:
+        return self.tables["summary"]
+
+    def to_json(self) -> dict[str, Any]:
+        row = self.summary.row(0, named=True)
+        row["endings"] = self.tables["endings"].to_dicts()
+        row["roles"] = self.tables["roles"].to_dicts()
+        return row
+
+
+def run(games: int, seed: int = 0, *, village: str | VillageStrategy = "random",
+        wolves: str | WolfStrategy = "random", setup: Setup | None = None, roles: str | None = None,
+        config=None, sets: Iterable[str] = (), threads: int | None = None,
+        chunk_size: int = DEFAULT_CHUNK, progress: bool = False, spawn: tuple[int, ...] = ()) -> WerewolfResult:
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise SimInputError(f"--games must be a positive integer, got {games!r}")
+    setup = setup or resolve_setup(config, sets, roles)
+    v = village if isinstance(village, VillageStrategy) else VILLAGE.get(village)
+    w = wolves if isinstance(wolves, WolfStrategy) else WOLVES.get(wolves)
+    kernel = chunk_kernel(v, w)
+    key = run_key(seed, *spawn)
+    R = setup.nb
+
+    def chunk(start: int, count: int):
+        out = new_counts(R)
+        kernel(key, start, count, R, out)
+        return out._asdict()
+
+    res = run_chunked(chunk, int(games), chunk_size=chunk_size, threads=threads, progress=progress)
+    r = WerewolfResult(setup, seed, v.name, w.name, res.totals, res.seconds)
+    r.tables = summary_tables(r)
+    return r
+
+
+def summary_tables(r: WerewolfResult) -> dict[str, pl.DataFrame]:
+    t = r.totals
+    sc = t["scalars"]
+    games, vw = int(sc[C_GAMES]), int(sc[C_VILLAGE])
+    lo, hi = wilson(vw, games)
+    summary = pl.DataFrame([{
+        "games": games, "village_wins": vw, "village_win_rate": vw / games, "ci_low": lo, "ci_high": hi,
+        "wolf_wins": int(sc[C_WOLVES]), "draws": int(sc[C_DRAWS]), "mean_days": sc[C_DAYS] / games,
+        "runoffs_per_game": sc[C_RUNOFFS] / games, "days_nobody_voted_out": int(sc[C_NOBODY_OUT]),
+        "games_per_second": games / r.seconds if r.seconds > 0 else float("inf"), "seconds": r.seconds,
+        "composition": r.setup.composition(), "participants": r.setup.n,
+        "village": r.village, "wolves": r.wolves, "seed": r.seed,
+    }])
+    end = t["end"]
+    endings = pl.DataFrame([
+        {"winner": WINNERS[wi], "event": EVENTS[e], "games": int(end[wi, e]), "share": end[wi, e] / games}
+        for wi in range(1, 4) for e in range(len(EVENTS)) if end[wi, e]
+    ], schema={"winner": pl.String, "event": pl.String, "games": pl.Int64, "share": pl.Float64})
+    rows = []
+    for k, rid in enumerate(r.setup.role_ids):
+        n = int(t["role_games"][k])
+        if not n:
+            continue
+        row = {"role": rid, "participant_games": n, "survival_rate": t["role_survived"][k] / n}
+        for h in range(1, len(HOW)):
+            row[f"out_{HOW[h]}"] = t["role_out"][k, h] / n
+        rows.append(row)
+    roles = pl.DataFrame(rows)
+    dh = t["days_hist"]
+    days = pl.DataFrame({"days": np.arange(len(dh)), "games": dh}).filter(pl.col("games") > 0)
+    return {"summary": summary, "endings": endings, "roles": roles, "days": days}
+
+
+def leave_one_out(games: int, seed: int = 0, *, setup: Setup, **kw) -> pl.DataFrame:
+    """Village win rate when each distinct non-villager role in turn becomes a villager."""
+    base = run(games, seed, setup=setup, **kw).summary.row(0, named=True)
+    rows = [{"replaced": "(none)", "composition": setup.composition(), "village_win_rate": base["village_win_rate"],
+             "ci_low": base["ci_low"], "ci_high": base["ci_high"], "delta": 0.0, "note": ""}]
+    from sim.werewolf.roles import compile_setup
+    import copy
+
+    for rid in dict.fromkeys(setup.seats):
+        if rid == "villager":
+            continue
+        seats = list(setup.seats)
+        seats[seats.index(rid)] = "villager"
+        cfg = copy.deepcopy(setup.config)
+        cfg["composition"]["default"] = ",".join(seats)
+        try:
+            s2 = compile_setup(cfg)
+        except SimInputError as e:
+            rows.append({"replaced": rid, "composition": ",".join(seats), "village_win_rate": None,
+                         "ci_low": None, "ci_high": None, "delta": None, "note": str(e)})
+            continue
+        s = run(games, seed, setup=s2, **kw).summary.row(0, named=True)
+        rows.append({"replaced": rid, "composition": s2.composition(), "village_win_rate": s["village_win_rate"],
+                     "ci_low": s["ci_low"], "ci_high": s["ci_high"],
+                     "delta": s["village_win_rate"] - base["village_win_rate"], "note": ""})
+    return pl.DataFrame(rows, schema={"replaced": pl.String, "composition": pl.String,
+                                      "village_win_rate": pl.Float64, "ci_low": pl.Float64,
+                                      "ci_high": pl.Float64, "delta": pl.Float64, "note": pl.String})

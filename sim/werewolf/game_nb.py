@@ -1,0 +1,464 @@
+"""Whole Werewolf games in numba (shared/rules/werewolf.md, docs/werewolf.md).
+
+Participants are bit positions; alive, team and ability sets are uint64 masks.
+Strategy hooks, per side (``v_*`` village team, ``w_*`` wolf team incl. the
+accomplice), all ``@njit`` and bound by :func:`sim.core.kernels.specialize`:
+
+    vote(rng, view, cands) -> participant      # a set bit of cands (vote and runoffs)
+    divine(rng, view) -> participant | -1      # seer, village side
+    protect(rng, view) -> uint64 mask          # paladin, village side
+    witch(rng, view) -> action*64 + target     # WITCH_PASS / WITCH_ELIMINATE / WITCH_REVIVE
+    mark(rng, view) -> participant | -1        # hati, wolf side
+    attack(rng, view, cands) -> participant    # wolf side, one decision per night
+    speak(rng, view) -> -1 | target*2 + read   # a public seer claim "target reads wolf(1)/village(0)"
+
+A ``View`` holds only what the acting participant knows: the public record (who is
+out, how and when, revivals, claims) and its own row of private knowledge ``know``
+(-1 unknown, 0 village, 1 wolf: its own team, the wolf team for wolves, the seer's and
+the medium's results) and its own scratch ``mem``. Views are built per decision from
+refcount-free arrays (:mod:`sim.core.nrt`): with managed arrays, numba's atomic
+refcounting of the ten arrays in a view took most of the run time.
+"""
+from collections import namedtuple
+
+import numba as nb
+import numpy as np
+
+from sim.core.bits import lowest, popcount
+from sim.core.kernels import specialize
+from sim.core.nrt import unmanaged
+from sim.core.rng import choose_bit, randint, seed_stream
+from sim.werewolf.roles import RolesNB
+from sim.werewolf.enums import (CLAIM_SEER, EVENTS, HOW, N_INFO, WITCH_BASE, WITCH_ELIMINATE,
+                                WITCH_REVIVE, Ab, Ev, How, I, RF, V, VR, W)
+
+View = namedtuple("View", "rules info alive out_how out_day revived claim_role claim_res know mem")
+Counts = namedtuple("Counts", "scalars end role_games role_survived role_out days_hist")
+C_GAMES, C_VILLAGE, C_WOLVES, C_DRAWS, C_DAYS, C_RUNOFFS, C_NOBODY_OUT = range(7)
+N_SCALARS = 7
+MEM = 16
+# game-constant masks
+M_WOLFTEAM, M_ATTACK, M_CWOLF, M_CVILL, M_SEERWOLF, M_MEDWOLF, M_DRAG, M_SEER, M_MEDIUM, \
+    M_PALADIN, M_WITCH, M_HATI, M_FULL = range(13)
+N_MASKS = 13
+U1 = np.uint64(1)
+
+St = namedtuple("St", "alive out_how out_day revived claim_role claim_res know mem info votes "
+                      "hati_last pal_last role_of masks")
+
+
+def new_counts(R):
+    nr = R.table.shape[0]
+    return Counts(np.zeros(N_SCALARS, np.int64), np.zeros((4, len(EVENTS)), np.int64),
+                  np.zeros(nr, np.int64), np.zeros(nr, np.int64), np.zeros((nr, len(HOW)), np.int64),
+                  np.zeros(int(R.var[V.MAX_DAYS]) + 2, np.int64))
+
+
+@nb.njit
+def _bit(i):
+    return U1 << np.uint64(i)
+
+
+@nb.njit
+def new_state(n):
+    return St(np.zeros(1, np.uint64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+              np.full(n, -1, np.int64), np.full((n, n), -1, np.int64), np.full((n, n), -1, np.int64),
+              np.zeros((n, MEM), np.int64), np.zeros(N_INFO, np.int64), np.zeros(n, np.int64),
+              np.full(n, -1, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+              np.zeros(N_MASKS, np.uint64))
+
+
+@nb.njit(inline="always")
+def unmanaged_state(st):
+    """The same state as refcount-free views (see sim.core.nrt); ``st`` must outlive it."""
+    return St(unmanaged(st.alive), unmanaged(st.out_how), unmanaged(st.out_day), unmanaged(st.revived),
+              unmanaged(st.claim_role), unmanaged(st.claim_res), unmanaged(st.know), unmanaged(st.mem),
+              unmanaged(st.info), unmanaged(st.votes), unmanaged(st.hati_last), unmanaged(st.pal_last),
+              unmanaged(st.role_of), unmanaged(st.masks))
+
+
+@nb.njit
+def keep_alive(a, b):
+    return a.shape[0] + b.shape[0]
+
+
+@nb.njit(inline="always")
+def unmanaged_rules(R):
+    return RolesNB(unmanaged(R.table), unmanaged(R.var), unmanaged(R.seats))
+
+
+@nb.njit(inline="always")
+def view_of(st, R, actor):
+    st.info[I.ACTOR] = actor
+    st.info[I.MY_ROLE] = st.role_of[actor]
+    return View(R, st.info, st.alive, st.out_how, st.out_day, st.revived, st.claim_role, st.claim_res,
+                st.know[actor], st.mem[actor])
+
+
+@nb.njit
+def setup_game(st, R, rng):
+    """Deal the roles (uniform shuffle of the composition) and reset the game state."""
+    n = R.seats.shape[0]
+    t = R.table
+    role_of = st.role_of
+    for i in range(n):
+        role_of[i] = R.seats[i]
+    for i in range(n - 1, 0, -1):  # Fisher-Yates
+        j = randint(rng, i + 1)
+        tmp = role_of[i]
+        role_of[i] = role_of[j]
+        role_of[j] = tmp
+    # Accumulate in locals: every `st.masks` access would cost an atomic refcount pair.
+    acc_village = R.var[V.ACC_VILLAGE] == 1
+    full = wolfteam = cwolf = cvill = attack = seerwolf = medwolf = drag = np.uint64(0)
+    seer = medium = paladin = witch = hati = np.uint64(0)
+    for i in range(n):
+        r = role_of[i]
+        b = U1 << np.uint64(i)
+        full |= b
+        madv = t[r, RF.MADMAN] == 1 and acc_village
+        if t[r, RF.TEAM] == 1:
+            wolfteam |= b
+        if t[r, RF.TEAM] == 1 and not madv:
+            cwolf |= b
+        else:
+            cvill |= b
+        if t[r, RF.ATTACKS] == 1:
+            attack |= b
+        if t[r, RF.SEER_WOLF] == 1 and not madv:
+            seerwolf |= b
+        if t[r, RF.MEDIUM_WOLF] == 1 and not madv:
+            medwolf |= b
+        if t[r, RF.DRAG] > 0:
+            drag |= b
+        ab = t[r, RF.ABILITY]
+        if ab == Ab.DIVINE:
+            seer |= b
+        elif ab == Ab.MEDIUM:
+            medium |= b
+        elif ab == Ab.PROTECT:
+            paladin |= b
+        elif ab == Ab.WITCH:
+            witch |= b
+        elif ab == Ab.MARK:
+            hati |= b
+    ms = st.masks
+    ms[M_FULL] = full
+    ms[M_WOLFTEAM] = wolfteam
+    ms[M_CWOLF] = cwolf
+    ms[M_CVILL] = cvill
+    ms[M_ATTACK] = attack
+    ms[M_SEERWOLF] = seerwolf
+    ms[M_MEDWOLF] = medwolf
+    ms[M_DRAG] = drag
+    ms[M_SEER] = seer
+    ms[M_MEDIUM] = medium
+    ms[M_PALADIN] = paladin
+    ms[M_WITCH] = witch
+    ms[M_HATI] = hati
+    st.alive[0] = st.masks[M_FULL]
+    wt = st.masks[M_WOLFTEAM]
+    st.out_how[:] = How.ALIVE
+    st.out_day[:] = 0
+    st.revived[:] = 0
+    st.claim_role[:] = -1
+    st.hati_last[:] = -1
+    st.pal_last[:] = 0
+    st.claim_res[:, :] = -1
+    st.know[:, :] = -1
+    st.mem[:, :] = 0
+    know = st.know
+    for i in range(n):
+        if (wt >> np.uint64(i)) & U1:  # the wolf team knows each other (and so everyone else)
+            for j in range(n):
+                know[i, j] = 1 if (wt >> np.uint64(j)) & U1 else 0
+        else:
+            know[i, i] = 0
+    st.info[I.N] = n
+    st.info[I.DAY] = 0
+    st.info[I.RUNOFF] = 0
+
+
+@nb.njit(inline="always")
+def winner(alive, masks, var):
+    """R-7, village first: 1 village, 2 wolves, 0 nobody yet."""
+    w = popcount(alive & masks[M_CWOLF])
+    if w == 0:
+        return W.VILLAGE
+    v = popcount(alive & masks[M_CVILL])
+    if var[V.END_NO_VILLAGERS] == 1:
+        return W.WOLVES if v == 0 else W.NONE
+    return W.WOLVES if v <= w else W.NONE
+
+
+@nb.njit
+def leave(alive_a, out_how, out_day, role_of, masks, table, rng, mask, how, day):
+    """Participants in mask leave; fenrir's drag is part of the same event (Q-3)."""
+    alive = alive_a[0]
+    m = mask & alive
+    alive &= ~m
+    t = m
+    while t:
+        p = lowest(t)
+        t &= t - U1
+        out_how[p] = how
+        out_day[p] = day
+    dr = m & masks[M_DRAG]
+    while dr:
+        p = lowest(dr)
+        dr &= dr - U1
+        for _ in range(table[role_of[p], RF.DRAG]):
+            cands = alive & masks[M_CVILL]
+            if cands == 0:
+                break
+            c = choose_bit(rng, cands)
+            alive &= ~_bit(c)
+            out_how[c] = How.DRAGGED
+            out_day[c] = day
+    alive_a[0] = alive
+
+
+@nb.njit(inline="always")
+def acts(alive, var, p):
+    """Whether participant p's ability works now (R-6)."""
+    return (alive >> np.uint64(p)) & U1 or var[V.AFTER_ELIM] == 1
+
+
+@nb.njit(inline="always")
+def has(mask, p):
+    return (mask >> np.uint64(p)) & U1 != 0
+
+
+# Hooks of the template; sim.core.kernels.specialize binds real strategies.
+v_vote = v_divine = v_protect = v_witch = v_speak = None
+w_vote = w_mark = w_attack = w_speak = None
+
+
+def play_chunk(key, start, count, R, out):
+    """Template: games [start, start+count) with the bound strategy hooks."""
+    n = R.seats.shape[0]
+    owned = new_state(n)  # keeps the memory alive for the unmanaged views below
+    st = unmanaged_state(owned)
+    R = unmanaged_rules(R)
+    # Unpack once: each tuple-field access in the loop would cost atomic refcounts.
+    alive_a = st.alive
+    out_how = st.out_how
+    out_day = st.out_day
+    revived = st.revived
+    claim_role = st.claim_role
+    claim_res = st.claim_res
+    know = st.know
+    mem = st.mem
+    info = st.info
+    votes = st.votes
+    hati_last = st.hati_last
+    pal_last = st.pal_last
+    role_of = st.role_of
+    masks = st.masks
+    table = R.table
+    var = R.var
+    sc = out.scalars
+    rng = np.zeros(4, np.uint64)
+    max_days = var[V.MAX_DAYS]
+    rule = var[V.VOTE_RULE]
+    for g in range(start, start + count):
+        seed_stream(rng, key, g)
+        setup_game(st, R, rng)
+        wt = masks[M_WOLFTEAM]
+        win = W.NONE
+        ev = Ev.MAX_DAYS
+        voted_yday = np.uint64(0)
+        day = 0
+        night_first = var[V.START_NIGHT] == 1
+        while win == W.NONE:
+            if not night_first:
+                day += 1
+                if day > max_days:
+                    win = W.DRAW
+                    break
+                info[I.DAY] = day
+                info[I.RUNOFF] = 0
+                # ---- 17:00: hati marks, the seer divines, the medium reads ----
+                marked = np.uint64(0)
+                hs = masks[M_HATI]
+                while hs:
+                    h = lowest(hs)
+                    hs &= hs - U1
+                    if not acts(alive_a[0], var, h):
+                        hati_last[h] = -1
+                        continue
+                    info[I.HATI_LAST] = hati_last[h]
+                    m = w_mark(rng, view_of(st, R, h))
+                    if m >= 0:
+                        if m >= n or m == h or m == hati_last[h] or not has(alive_a[0], m):
+                            raise ValueError("hati: illegal mark")
+                        marked |= _bit(m)
+                    hati_last[h] = m
+                ss = masks[M_SEER]
+                while ss:
+                    s = lowest(ss)
+                    ss &= ss - U1
+                    if not acts(alive_a[0], var, s):
+                        continue
+                    t = v_divine(rng, view_of(st, R, s))
+                    if t >= 0:
+                        if t >= n or t == s or not has(alive_a[0], t):
+                            raise ValueError("seer: illegal divination")
+                        know[s, t] = 1 if has(marked | masks[M_SEERWOLF], t) else 0
+                ms = masks[M_MEDIUM]
+                while ms:
+                    md = lowest(ms)
+                    ms &= ms - U1
+                    if not acts(alive_a[0], var, md):
+                        continue
+                    y = voted_yday
+                    while y:
+                        p = lowest(y)
+                        y &= y - U1
+                        know[md, p] = 1 if has(masks[M_MEDWOLF], p) else 0
+                # public claims
+                for p in range(n):
+                    if has(alive_a[0], p):
+                        vw = view_of(st, R, p)
+                        c = w_speak(rng, vw) if has(wt, p) else v_speak(rng, vw)
+                        if c >= 0:
+                            if (c >> 1) >= n:
+                                raise ValueError("speak: bad claim")
+                            claim_role[p] = CLAIM_SEER
+                            claim_res[p, c >> 1] = c & 1
+                # ---- 18:00: the vote ----
+                out_now = np.uint64(0)
+                alive = alive_a[0]
+                if rule == VR.RANDOM_LYNCH:
+                    out_now = _bit(choose_bit(rng, alive))
+                else:
+                    cands = alive
+                    runoffs = 0
+                    while True:
+                        for p in range(n):
+                            votes[p] = 0
+                        for p in range(n):
+                            if has(alive, p):
+                                vw = view_of(st, R, p)
+                                t = w_vote(rng, vw, cands) if has(wt, p) else v_vote(rng, vw, cands)
+                                if t < 0 or t >= n or not has(cands, t):
+                                    raise ValueError("vote: not a candidate")
+                                votes[t] += 1
+                        best = 0
+                        top = np.uint64(0)
+                        for p in range(n):
+                            if votes[p] > best:
+                                best = votes[p]
+                                top = _bit(p)
+                            elif votes[p] == best and best > 0:
+                                top |= _bit(p)
+                        k = popcount(top)
+                        if rule == VR.PLURALITY:
+                            out_now = top if k == 1 else _bit(choose_bit(rng, top))
+                            break
+                        if k <= 2:
+                            out_now = top
+                            break
+                        if runoffs >= var[V.MAX_RUNOFFS]:
+                            sc[C_NOBODY_OUT] += 1
+                            break
+                        runoffs += 1
+                        sc[C_RUNOFFS] += 1
+                        info[I.RUNOFF] = runoffs
+                        cands = top
+                    info[I.RUNOFF] = 0
+                voted_yday = out_now
+                if out_now:
+                    leave(alive_a, out_how, out_day, role_of, masks, table, rng, out_now, How.VOTED, day)
+                    win = winner(alive_a[0], masks, var)
+                    if win != W.NONE:
+                        ev = Ev.VOTE
+                        break
+                # ---- after the vote: the witch ----
+                ws = masks[M_WITCH]
+                while ws and win == W.NONE:
+                    wi = lowest(ws)
+                    ws &= ws - U1
+                    if not acts(alive_a[0], var, wi):
+                        continue
+                    code = v_witch(rng, view_of(st, R, wi))
+                    act = code // WITCH_BASE
+                    t = code % WITCH_BASE
+                    if act == WITCH_ELIMINATE:
+                        if t >= n or t == wi or not has(alive_a[0], t):
+                            raise ValueError("witch: can only eliminate a living other")
+                        leave(alive_a, out_how, out_day, role_of, masks, table, rng, _bit(t), How.WITCH, day)
+                        win = winner(alive_a[0], masks, var)
+                        ev = Ev.WITCH
+                    elif act == WITCH_REVIVE:
+                        if t >= n or t == wi or has(alive_a[0], t):
+                            raise ValueError("witch: can only revive an out participant")
+                        alive_a[0] |= _bit(t)
+                        out_how[t] = How.ALIVE
+                        revived[t] += 1
+                        win = winner(alive_a[0], masks, var)
+                        ev = Ev.REVIVE
+                if win != W.NONE:
+                    break
+            night_first = False
+            # ---- 21:00 paladin, 22:00 attack ----
+            protected = np.uint64(0)
+            ps = masks[M_PALADIN]
+            while ps:
+                pl = lowest(ps)
+                ps &= ps - U1
+                if not acts(alive_a[0], var, pl):
+                    pal_last[pl] = 0
+                    continue
+                info[I.PALADIN_LAST] = pal_last[pl]
+                m = v_protect(rng, view_of(st, R, pl))
+                if (m & ~(alive_a[0] & ~_bit(pl))) or popcount(m) > table[role_of[pl], RF.PROTECT] \
+                        or (m != 0 and np.int64(m) == pal_last[pl]):
+                    raise ValueError("paladin: illegal protection")
+                protected |= m
+                pal_last[pl] = np.int64(m)
+            attackers = alive_a[0] & masks[M_ATTACK]
+            if attackers:
+                cands = alive_a[0] & ~wt
+                if cands:
+                    a0 = lowest(attackers)
+                    t = w_attack(rng, view_of(st, R, a0), cands)
+                    if t < 0 or t >= n or not has(cands, t):
+                        raise ValueError("attack: not a candidate")
+                    if not (protected & _bit(t)):
+                        leave(alive_a, out_how, out_day, role_of, masks, table, rng, _bit(t), How.ATTACKED, day)
+                        win = winner(alive_a[0], masks, var)
+                        if win != W.NONE:
+                            ev = Ev.ATTACK
+        # ---- tally ----
+        sc[C_GAMES] += 1
+        if win == W.VILLAGE:
+            sc[C_VILLAGE] += 1
+        elif win == W.WOLVES:
+            sc[C_WOLVES] += 1
+        else:
+            sc[C_DRAWS] += 1
+        d = min(day, max_days + 1)
+        sc[C_DAYS] += d
+        out.days_hist[d] += 1
+        out.end[win, ev] += 1
+        alive = alive_a[0]
+        for p in range(n):
+            r = role_of[p]
+            out.role_games[r] += 1
+            if has(alive, p):
+                out.role_survived[r] += 1
+            else:
+                out.role_out[r, out_how[p]] += 1
+    # Numba frees a variable after its last use: keep the owners of the views alive to here.
+    keep_alive(owned.alive, owned.mem)
+
+
+HOOKS = ("v_vote", "v_divine", "v_protect", "v_witch", "v_speak", "w_vote", "w_mark", "w_attack", "w_speak")
+
+
+def chunk_kernel(village, wolves):
+    """The compiled (disk-cached) chunk kernel for a village and a wolf strategy family."""
+    hooks = {f"v_{k}": getattr(village, k) for k in ("vote", "divine", "protect", "witch", "speak")}
+    hooks.update({f"w_{k}": getattr(wolves, k) for k in ("vote", "mark", "attack", "speak")})
+    return specialize(play_chunk, hooks)

@@ -1,0 +1,170 @@
+"""Werewolf configuration → validated role table, variants and composition arrays."""
+from __future__ import annotations
+
+import re
+from collections import namedtuple
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+
+from sim.core.config import deep_merge, load_toml, set_path, split_assignment
+from sim.errors import SimInputError
+from sim.werewolf.enums import ABILITIES, N_RF, VOTE_RULES, RF, V
+
+DATA = resources.files("sim.werewolf") / "data"
+
+RolesNB = namedtuple("RolesNB", "table var seats")
+
+_ROLE_KEYS = {"name", "team", "attacks", "ability", "seer_reads", "medium_reads", "madman", "drag",
+              "protect_count"}
+_VARIANT_KEYS = {"accomplice_counts_as", "abilities_after_elimination", "max_runoffs", "start",
+                 "vote_rule", "end_rule", "max_days"}
+
+
+def base_config() -> dict:
+    return load_toml(Path(str(DATA / "roles.toml")))
+
+
+def build_config(config: dict | str | Path | None = None, sets: Iterable[str] = (),
+                 roles: str | None = None) -> dict:
+    cfg = base_config()
+    if config is not None:
+        cfg = deep_merge(cfg, load_toml(config) if isinstance(config, (str, Path)) else config)
+    for item in sets:
+        path, value = split_assignment(item)
+        set_path(cfg, path, value)
+    if roles is not None:
+        cfg["composition"]["default"] = roles
+    return cfg
+
+
+_TOKEN = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\*\s*(-?\d+))?\s*$")
+
+
+def parse_composition(text: str, known: Iterable[str]) -> list[str]:
+    """``"werewolf*2,seer,villager*6"`` → a list of role ids, one per participant."""
+    known = list(known)
+    if not isinstance(text, str) or not text.strip():
+        raise SimInputError("--roles: empty composition")
+    out: list[str] = []
+    for tok in text.split(","):
+        m = _TOKEN.match(tok)
+        if not m:
+            raise SimInputError(f"--roles: cannot read {tok.strip()!r}; write e.g. villager*5")
+        role, count = m.group(1), int(m.group(2) or 1)
+        if role not in known:
+            raise SimInputError(f"--roles: unknown role {role!r}; roles are {', '.join(known)}")
+        if count < 0:
+            raise SimInputError(f"--roles: negative count for {role!r}: {count}")
+        out.extend([role] * count)
+    return out
+
+
+@dataclass
+class Setup:
+    config: dict
+    role_ids: list[str]          # role table order
+    seats: list[str]             # one role id per participant
+    nb: Any                      # RolesNB
+
+    @property
+    def n(self) -> int:
+        return len(self.seats)
+
+    @property
+    def variants(self) -> dict:
+        return self.config["variants"]
+
+    def composition(self) -> str:
+        parts = []
+        for r in self.role_ids:
+            k = self.seats.count(r)
+            if k:
+                parts.append(r if k == 1 else f"{r}*{k}")
+        return ",".join(parts)
+
+
+def _bool(v: Any, where: str) -> bool:
+    if not isinstance(v, bool):
+        raise SimInputError(f"{where}: expected true or false, got {v!r}")
+    return v
+
+
+def _int(v: Any, where: str, lo: int) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+        raise SimInputError(f"{where}: expected an integer >= {lo}, got {v!r}")
+    return v
+
+
+def _choice(v: Any, where: str, options: Iterable[str]) -> str:
+    options = list(options)
+    if v not in options:
+        raise SimInputError(f"{where}: expected one of {', '.join(options)}, got {v!r}")
+    return v
+
+
+def compile_setup(cfg: dict) -> Setup:
+    roles = cfg.get("roles")
+    if not isinstance(roles, dict) or not roles:
+        raise SimInputError("werewolf configuration: missing table [roles]")
+    role_ids = list(roles)
+    table = np.zeros((len(role_ids), N_RF), np.int64)
+    for k, rid in enumerate(role_ids):
+        r = roles[rid]
+        w = f"roles.{rid}"
+        if not isinstance(r, dict):
+            raise SimInputError(f"{w}: expected a table")
+        bad = set(r) - _ROLE_KEYS
+        if bad:
+            raise SimInputError(f"{w}: unknown key(s) {', '.join(sorted(bad))}")
+        team = _choice(r.get("team"), f"{w}.team", ("village", "wolf"))
+        table[k, RF.TEAM] = int(team == "wolf")
+        table[k, RF.ATTACKS] = int(_bool(r.get("attacks", False), f"{w}.attacks"))
+        if table[k, RF.ATTACKS] and team != "wolf":
+            raise SimInputError(f"{w}: only wolf-team roles attack")
+        table[k, RF.ABILITY] = ABILITIES.index(_choice(r.get("ability", "none"), f"{w}.ability", ABILITIES))
+        table[k, RF.SEER_WOLF] = int(_choice(r.get("seer_reads", team), f"{w}.seer_reads", ("village", "wolf")) == "wolf")
+        table[k, RF.MEDIUM_WOLF] = int(_choice(r.get("medium_reads", team), f"{w}.medium_reads", ("village", "wolf")) == "wolf")
+        table[k, RF.MADMAN] = int(_bool(r.get("madman", False), f"{w}.madman"))
+        table[k, RF.DRAG] = _int(r.get("drag", 0), f"{w}.drag", 0)
+        table[k, RF.PROTECT] = _int(r.get("protect_count", 2 if table[k, RF.ABILITY] == 3 else 0),
+                                    f"{w}.protect_count", 0)
+
+    var = cfg.get("variants", {})
+    bad = set(var) - _VARIANT_KEYS
+    if bad:
+        raise SimInputError(f"[variants]: unknown key(s) {', '.join(sorted(bad))}")
+    v = np.zeros(len(V), np.int64)
+    v[V.ACC_VILLAGE] = int(_choice(var.get("accomplice_counts_as", "wolf"), "variants.accomplice_counts_as",
+                                   ("wolf", "village")) == "village")
+    v[V.AFTER_ELIM] = int(_bool(var.get("abilities_after_elimination", False), "variants.abilities_after_elimination"))
+    v[V.MAX_RUNOFFS] = _int(var.get("max_runoffs", 50), "variants.max_runoffs", 0)
+    v[V.START_NIGHT] = int(_choice(var.get("start", "day"), "variants.start", ("day", "night")) == "night")
+    v[V.VOTE_RULE] = VOTE_RULES.index(_choice(var.get("vote_rule", "runoff"), "variants.vote_rule", VOTE_RULES))
+    v[V.END_NO_VILLAGERS] = int(_choice(var.get("end_rule", "parity"), "variants.end_rule",
+                                        ("parity", "no_villagers")) == "no_villagers")
+    v[V.MAX_DAYS] = _int(var.get("max_days", 200), "variants.max_days", 1)
+
+    comp = cfg.get("composition", {}).get("default")
+    seats = parse_composition(comp, role_ids)
+    n = len(seats)
+    if n > 63:
+        raise SimInputError(f"--roles: at most 63 participants, got {n}")
+    idx = np.array([role_ids.index(s) for s in seats], np.int64)
+    wolves = int(table[idx, RF.ATTACKS].sum())
+    if wolves == 0:
+        raise SimInputError(f"--roles {comp!r}: no wolves (fenrir, hati or werewolf) — the village has already won")
+    madman_village = table[idx, RF.MADMAN].astype(bool) & bool(v[V.ACC_VILLAGE])
+    count_wolf = int((table[idx, RF.TEAM].astype(bool) & ~madman_village).sum())
+    count_village = n - count_wolf
+    if v[V.END_NO_VILLAGERS] and count_village == 0 or not v[V.END_NO_VILLAGERS] and count_village <= count_wolf:
+        raise SimInputError(f"--roles {comp!r}: the wolves already win at the start "
+                            f"({count_village} village vs {count_wolf} wolf team)")
+    return Setup(cfg, role_ids, seats, RolesNB(table, v, idx))
+
+
+def resolve_setup(config=None, sets: Iterable[str] = (), roles: str | None = None) -> Setup:
+    return compile_setup(build_config(config, sets, roles))

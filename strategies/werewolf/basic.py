@@ -1,0 +1,94 @@
+"""`random` strategies: uniform among the legal choices for every decision."""
+import numba as nb
+import numpy as np
+
+from sim.core.bits import lowest, popcount
+from sim.core.rng import choose_bit, randint
+from sim.werewolf.enums import WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_REVIVE, I, RF
+
+U1 = np.uint64(1)
+
+
+@nb.njit
+def others_alive(view):
+    return view.alive[0] & ~(U1 << np.uint64(view.info[I.ACTOR]))
+
+
+@nb.njit
+def random_vote(rng, view, cands):
+    return choose_bit(rng, cands)
+
+
+@nb.njit
+def random_divine(rng, view):
+    m = others_alive(view)
+    return choose_bit(rng, m) if m else -1
+
+
+@nb.njit
+def random_mark(rng, view):
+    m = others_alive(view)
+    last = view.info[I.HATI_LAST]
+    if last >= 0:
+        m &= ~(U1 << np.uint64(last))
+    return choose_bit(rng, m) if m else -1
+
+
+@nb.njit
+def random_subset(rng, avail, k):
+    m = np.uint64(0)
+    for _ in range(k):
+        if avail == 0:
+            break
+        c = choose_bit(rng, avail)
+        avail &= ~(U1 << np.uint64(c))
+        m |= U1 << np.uint64(c)
+    return m
+
+
+@nb.njit
+def random_protect(rng, view):
+    """A uniformly random set of protect_count others, never last night's set (Q-1)."""
+    avail = others_alive(view)
+    k = min(view.rules.table[view.info[I.MY_ROLE], RF.PROTECT], popcount(avail))
+    last = np.uint64(view.info[I.PALADIN_LAST])
+    if k == popcount(avail) and avail == last and k > 0:
+        k -= 1  # the only full set is last night's: protect one fewer
+    while True:
+        m = random_subset(rng, avail, k)
+        if m != last or m == 0:
+            return m
+
+
+@nb.njit
+def random_witch(rng, view):
+    """Pass, eliminate a living other or revive an out other, uniformly over these options."""
+    me = view.info[I.ACTOR]
+    n = view.info[I.N]
+    full = (U1 << np.uint64(n)) - U1
+    alive = others_alive(view)
+    dead = full & ~view.alive[0] & ~(U1 << np.uint64(me))
+    k = randint(rng, 1 + popcount(alive) + popcount(dead))
+    if k == 0:
+        return WITCH_PASS * WITCH_BASE
+    k -= 1
+    if k < popcount(alive):
+        m = alive
+        for _ in range(k):
+            m &= m - U1
+        return WITCH_ELIMINATE * WITCH_BASE + lowest(m)
+    k -= popcount(alive)
+    m = dead
+    for _ in range(k):
+        m &= m - U1
+    return WITCH_REVIVE * WITCH_BASE + lowest(m)
+
+
+@nb.njit
+def random_attack(rng, view, cands):
+    return choose_bit(rng, cands)
+
+
+@nb.njit
+def silent(rng, view):
+    return -1

@@ -1,0 +1,182 @@
+"""`claims` strategies: the seer claims publicly; the village and wolves act on claims.
+
+Village: the seer claims and reports her newest result every day; everyone votes a
+participant some living claimer reported as wolf (the seer her own wolves), else a
+random uncleared participant; the paladin guards the claimed seers; the witch
+eliminates reported wolves and revives a claimed seer who is out.
+Wolves: attack the claimed seers first; the accomplice fake-claims seer and reports a
+random village-team participant as wolf; hati marks the most cleared (trusted)
+participant; wolves vote for reported-village participants, else anyone outside the team.
+"""
+import numba as nb
+import numpy as np
+
+from sim.core.bits import lowest, popcount
+from sim.core.rng import choose_bit
+from sim.werewolf.enums import CLAIM_SEER, WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_REVIVE, Ab, I, RF
+from strategies.werewolf.basic import others_alive, random_protect, random_subset
+
+U1 = np.uint64(1)
+MEM_LAST_DIVINED = 0  # last divination target + 1
+
+
+@nb.njit
+def _my_ability(view):
+    return view.rules.table[view.info[I.MY_ROLE], RF.ABILITY]
+
+
+@nb.njit
+def _reported(view, read):
+    """Participants that some living claimer reported as ``read`` (1 wolf, 0 village)."""
+    n = view.info[I.N]
+    m = np.uint64(0)
+    for c in range(n):
+        if view.claim_role[c] == CLAIM_SEER and (view.alive[0] >> np.uint64(c)) & U1:
+            for t in range(n):
+                if view.claim_res[c, t] == read:
+                    m |= U1 << np.uint64(t)
+    return m
+
+
+@nb.njit
+def _claimers(view):
+    n = view.info[I.N]
+    m = np.uint64(0)
+    for c in range(n):
+        if view.claim_role[c] == CLAIM_SEER:
+            m |= U1 << np.uint64(c)
+    return m
+
+
+@nb.njit
+def _known(view, read):
+    n = view.info[I.N]
+    m = np.uint64(0)
+    for t in range(n):
+        if view.know[t] == read:
+            m |= U1 << np.uint64(t)
+    return m
+
+
+@nb.njit
+def _pick(rng, prefer, cands, me):
+    m = prefer & cands & ~(U1 << np.uint64(me))
+    if m:
+        return choose_bit(rng, m)
+    m = cands & ~(U1 << np.uint64(me))
+    return choose_bit(rng, m if m else cands)
+
+
+@nb.njit
+def village_vote(rng, view, cands):
+    me = view.info[I.ACTOR]
+    if _my_ability(view) == Ab.DIVINE:
+        wolves = _known(view, 1) & ~(U1 << np.uint64(me))
+        if wolves & cands:
+            return choose_bit(rng, wolves & cands)
+        return _pick(rng, ~_known(view, 0), cands, me)
+    wolves = _reported(view, 1)
+    if wolves & cands & ~(U1 << np.uint64(me)):
+        return _pick(rng, wolves, cands, me)
+    cleared = _reported(view, 0) | _claimers(view) | _known(view, 0)
+    return _pick(rng, ~cleared, cands, me)
+
+
+@nb.njit
+def village_divine(rng, view):
+    m = others_alive(view) & ~_known(view, 0) & ~_known(view, 1)
+    if not m:
+        m = others_alive(view)
+    if not m:
+        return -1
+    t = choose_bit(rng, m)
+    view.mem[MEM_LAST_DIVINED] = t + 1
+    return t
+
+
+@nb.njit
+def village_speak(rng, view):
+    if _my_ability(view) != Ab.DIVINE or view.mem[MEM_LAST_DIVINED] == 0:
+        return -1
+    t = view.mem[MEM_LAST_DIVINED] - 1
+    return t * 2 + view.know[t]
+
+
+@nb.njit
+def village_protect(rng, view):
+    avail = others_alive(view)
+    k = min(view.rules.table[view.info[I.MY_ROLE], RF.PROTECT], popcount(avail))
+    last = np.uint64(view.info[I.PALADIN_LAST])
+    m = _claimers(view) & avail
+    while popcount(m) > k:
+        m &= m - U1
+    m |= random_subset(rng, avail & ~m, k - popcount(m))
+    if m == last and m != 0:
+        return random_protect(rng, view)
+    return m
+
+
+@nb.njit
+def village_witch(rng, view):
+    me = view.info[I.ACTOR]
+    wolves = (_reported(view, 1) | _known(view, 1)) & others_alive(view)
+    if wolves:
+        return WITCH_ELIMINATE * WITCH_BASE + choose_bit(rng, wolves)
+    n = view.info[I.N]
+    full = (U1 << np.uint64(n)) - U1
+    dead_claimers = _claimers(view) & full & ~view.alive[0] & ~(U1 << np.uint64(me))
+    if dead_claimers:
+        return WITCH_REVIVE * WITCH_BASE + choose_bit(rng, dead_claimers)
+    return WITCH_PASS * WITCH_BASE
+
+
+@nb.njit
+def wolf_vote(rng, view, cands):
+    me = view.info[I.ACTOR]
+    team = _known(view, 1)
+    seers = _claimers(view) & ~team
+    if seers & cands:
+        return choose_bit(rng, seers & cands)
+    return _pick(rng, ~team, cands, me)
+
+
+@nb.njit
+def wolf_attack(rng, view, cands):
+    seers = _claimers(view) & cands
+    if seers:
+        return choose_bit(rng, seers)
+    return choose_bit(rng, cands)
+
+
+@nb.njit
+def wolf_mark(rng, view):
+    n = view.info[I.N]
+    last = view.info[I.HATI_LAST]
+    avail = others_alive(view) & ~_known(view, 1)
+    if last >= 0:
+        avail &= ~(U1 << np.uint64(last))
+    if not avail:
+        return -1
+    best = -1
+    best_score = -1
+    for t in range(n):
+        if (avail >> np.uint64(t)) & U1:
+            score = 0
+            for c in range(n):
+                if view.claim_res[c, t] == 0:
+                    score += 1
+            if score > best_score:
+                best_score = score
+                best = t
+    return best
+
+
+@nb.njit
+def wolf_speak(rng, view):
+    """The accomplice fake-claims seer, 'finding' a village-team participant as wolf."""
+    if view.rules.table[view.info[I.MY_ROLE], RF.MADMAN] != 1:
+        return -1
+    m = others_alive(view) & ~_known(view, 1)
+    if not m:
+        return -1
+    return choose_bit(rng, m) * 2 + 1
