@@ -86,7 +86,9 @@ def run(
         params = np.ascontiguousarray(w.prepare(roster, python_rng(seed, *spawn)), dtype=np.int64)
     key = run_key(seed, *spawn)
     wrong_ends = bool(roster.rules.get("wrong_name_ends_game", False))
-    res = run_chunked(_chunk_fn(roster, key, p, w, params, wrong_ends), int(games),
+    chunk = _chunk_fn(roster, key, p, w, params, wrong_ends)
+    chunk(0, 0)  # compile or load the kernel before the clock starts
+    res = run_chunked(chunk, int(games),
                       chunk_size=chunk_size, threads=threads, progress=progress)
     out = LooperResult(roster, seed, p.name, w.name, res.totals, res.seconds)
     out.tables = summary_tables(out)

@@ -57,6 +57,7 @@ def run(games: int, seed: int = 0, *, village: str | VillageStrategy = "random",
         kernel(key, start, count, R, out)
         return out._asdict()
 
+    chunk(0, 0)  # compile or load the kernel before the clock starts
     res = run_chunked(chunk, int(games), chunk_size=chunk_size, threads=threads, progress=progress)
     r = WerewolfResult(setup, seed, v.name, w.name, res.totals, res.seconds)
     r.tables = summary_tables(r)
