@@ -28,6 +28,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_looper.py
+	$(BIN)/python benchmarks/bench_werewolf.py
 
 clean:
 	rm -rf $(VENV) demo-out
