@@ -124,3 +124,14 @@ def test_bad_input_writes_nothing(tmp_path):
     out = tmp_path / "none"
     r = invoke("werewolf", "run", "--roles", "werewolf", "--out", str(out))
     assert r.exit_code == 2 and not out.exists()
+
+
+def test_user_plugin_strategy_changes_votes():
+    # Village votes concentrate on one candidate: no ties, so no runoffs are ever needed
+    # once the wolves (random) are outvoted — the runoff count drops sharply.
+    base = json.loads(invoke("werewolf", "run", "--games", "5000", "--json").stdout)
+    r = invoke("werewolf", "run", "--games", "5000", "--json", "--village", "tests.plugins.werewolf_village:herd")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["village"] == "herd"
+    assert d["runoffs_per_game"] < base["runoffs_per_game"] / 2
