@@ -65,17 +65,31 @@ def _fn_fingerprint(fn: Any) -> bytes:
     return b"|".join(parts)
 
 
-def specialize(template: Callable, hooks: Mapping[str, Any], *, nogil: bool = True) -> Callable:
-    """The template compiled with ``hooks`` bound as its globals (cached on disk)."""
+def _source(fn: Callable) -> str:
+    fn = getattr(fn, "py_func", fn)
+    src = textwrap.dedent(inspect.getsource(fn))
+    while src.startswith("@"):  # drop the function's own decorators
+        src = src.split("\n", 1)[1]
+    return src
+
+
+def specialize(template: Callable, hooks: Mapping[str, Any], *, nogil: bool = True,
+               companions: tuple[Callable, ...] = ()) -> Callable:
+    """The template compiled with ``hooks`` bound as its globals (cached on disk).
+
+    ``companions`` are helper functions of the template's module that call hooks
+    (directly or through each other); they are re-declared in the generated module
+    too, so their hook calls resolve to the bound strategies.
+    """
     global _STAMP
     if _STAMP is None:
         _STAMP = _sources_stamp()
     template = getattr(template, "py_func", template)
-    src = textwrap.dedent(inspect.getsource(template))
-    while src.startswith("@"):  # drop the template's own decorators
-        src = src.split("\n", 1)[1]
+    src = _source(template)
+    comp_src = "".join(f"@_nb.njit\n{_source(c)}\n\n" for c in companions)
     h = hashlib.sha256()
     h.update(src.encode())
+    h.update(comp_src.encode())
     h.update(template.__module__.encode())
     h.update(_STAMP.encode())
     h.update(str(nb.config.DISABLE_JIT).encode())
@@ -96,6 +110,7 @@ def specialize(template: Callable, hooks: Mapping[str, Any], *, nogil: bool = Tr
             " if not k.startswith('__')})\n"
             "from sim.core.kernels import _BOUND\n"
             f"globals().update(_BOUND[{digest!r}])\n\n"
+            f"{comp_src}"
             f"@_nb.njit(cache=True, nogil={nogil})\n{src}"
         )
         if not path.exists() or path.read_text() != code:

@@ -1,0 +1,41 @@
+"""Integer enums and table columns of the TRPG kernels."""
+from collections import namedtuple
+
+
+def _enum(name, fields):
+    return namedtuple(name, fields)(*range(len(fields)))
+
+
+# per-character columns
+CF = _enum("CF", ("SIDE", "X", "Y", "HP", "MP", "SP", "KAII", "ATHLETICS", "MELEE", "DODGE", "SHOOTING",
+                  "ARMOUR_PCT", "ARMOUR_FIXED", "ITEM_FIXED", "N_WEAPONS", "GUARD_PARTS",
+                  "S_TARGET", "S_REACTION", "S_DODGE_MIN", "S_COVER", "S_MOVE", "S_LIFE_MP", "S_MONOLOGUE",
+                  "S_HEAL_BELOW"))
+N_CF = len(CF)
+# per-weapon columns
+WF = _enum("WF", ("KIND", "PHYSICAL", "ENHANCED", "AMMO", "RELOAD_MAIN", "BAND0", "BAND1", "BAND2", "BAND3",
+                  "DICE"))
+N_WF = len(WF)
+KINDS = ("melee", "ranged", "thrown")
+K = _enum("K", [k.upper() for k in KINDS])
+# per-ability columns
+AF = _enum("AF", ("OWNER", "KIND", "COST", "PCT", "FIXED", "DICE", "ENHANCED"))
+N_AF = len(AF)
+ABILITY_KINDS = ("reduction", "damage_bonus", "heal")
+AK = _enum("AK", [k.upper() for k in ABILITY_KINDS])
+# rule slots
+RL = _enum("RL", ("CRIT_FREE", "FUMBLE_ALLY", "MAX_ROUNDS", "GRID", "SLEEP_PENALTY", "FIRST_SIDE", "N_SIDES"))
+N_RL = len(RL)
+# strategy choices
+TARGETS = ("random", "weakest", "nearest", "dangerous")
+REACTIONS = ("none", "dodge", "guard", "auto")
+MOVES = ("close_in", "keep_range")
+MONOLOGUES = ("never", "fallen", "low_mp")
+T = _enum("T", [t.upper() for t in TARGETS])
+RE = _enum("RE", [r.upper() for r in REACTIONS])
+MV = _enum("MV", [m.upper() for m in MOVES])
+MO = _enum("MO", [m.upper() for m in MONOLOGUES])
+# check outcomes
+OUT = _enum("OUT", ("FAIL", "SUCCESS", "CRITICAL", "FUMBLE"))
+# character status
+ST = _enum("ST", ("OK", "FALLEN", "LOST", "CONTROLLED"))

@@ -1,0 +1,90 @@
+"""Run many TRPG combats: chunked runner, summary tables."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import numpy as np
+import polars as pl
+
+from sim.core.runner import DEFAULT_CHUNK, run_chunked
+from sim.core.seeding import run_key
+from sim.core.stats import wilson
+from sim.errors import SimInputError
+from sim.trpg.combat_nb import C_DRAWS, C_GAMES, C_ROUNDS, chunk_kernel, new_counts
+from sim.trpg.enums import CF
+from sim.trpg.sheets import Scenario, resolve_scenario
+
+
+@dataclass
+class CombatResult:
+    scenario: Scenario
+    seed: int
+    totals: dict[str, np.ndarray]
+    seconds: float
+    tables: dict[str, pl.DataFrame] = field(default_factory=dict)
+
+    @property
+    def summary(self) -> pl.DataFrame:
+        return self.tables["summary"]
+
+    def to_json(self) -> dict[str, Any]:
+        s = self.tables["summary"].row(0, named=True)
+        sides = self.tables["sides"]
+        return {
+            **s,
+            "wins": dict(zip(sides["side"], sides["wins"])),
+            "win_rate": dict(zip(sides["side"], sides["win_rate"])),
+            "ci_low": dict(zip(sides["side"], sides["ci_low"])),
+            "ci_high": dict(zip(sides["side"], sides["ci_high"])),
+            "characters": self.tables["characters"].to_dicts(),
+        }
+
+
+def run(games: int, seed: int = 0, *, scenario: Scenario | None = None, path=None, sets: Iterable[str] = (),
+        threads: int | None = None, chunk_size: int = DEFAULT_CHUNK, progress: bool = False,
+        spawn: tuple[int, ...] = ()) -> CombatResult:
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise SimInputError(f"--games must be a positive integer, got {games!r}")
+    scenario = scenario or resolve_scenario(path, sets)
+    kernel = chunk_kernel()
+    key = run_key(seed, *spawn)
+    S = scenario.nb
+
+    def chunk(start: int, count: int):
+        out = new_counts(S)
+        kernel(key, start, count, S, out)
+        return out._asdict()
+
+    chunk(0, 0)  # compile or load the kernel before the clock starts
+    res = run_chunked(chunk, int(games), chunk_size=chunk_size, threads=threads, progress=progress)
+    r = CombatResult(scenario, seed, res.totals, res.seconds)
+    r.tables = summary_tables(r)
+    return r
+
+
+def summary_tables(r: CombatResult) -> dict[str, pl.DataFrame]:
+    t = r.totals
+    sc = r.scenario
+    games = int(t["scalars"][C_GAMES])
+    summary = pl.DataFrame([{
+        "scenario": sc.name, "games": games, "draws": int(t["scalars"][C_DRAWS]),
+        "draw_rate": t["scalars"][C_DRAWS] / games, "mean_rounds": t["scalars"][C_ROUNDS] / games,
+        "games_per_second": games / r.seconds if r.seconds > 0 else float("inf"), "seconds": r.seconds,
+        "seed": r.seed,
+    }])
+    rows = []
+    for s, name in enumerate(sc.sides):
+        w = int(t["wins"][s])
+        lo, hi = wilson(w, games)
+        rows.append({"side": name, "wins": w, "win_rate": w / games, "ci_low": lo, "ci_high": hi})
+    sides = pl.DataFrame(rows)
+    crow = []
+    for i, cid in enumerate(sc.ids):
+        crow.append({"character": cid, "side": sc.sides[int(sc.nb.chars[i, CF.SIDE])],
+                     "fall_rate": t["fell"][i] / games, "loss_rate": t["lost"][i] / games,
+                     "standing_at_end": t["survived"][i] / games,
+                     "damage_dealt": t["dealt"][i] / games, "damage_taken": t["taken"][i] / games})
+    rh = t["rounds_hist"]
+    rounds = pl.DataFrame({"rounds": np.arange(len(rh)), "games": rh}).filter(pl.col("games") > 0)
+    return {"summary": summary, "sides": sides, "characters": pl.DataFrame(crow), "rounds": rounds}

@@ -1,0 +1,274 @@
+"""TRPG scenario and character-sheet TOML → validated arrays for the combat kernel."""
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+
+from sim.core.config import deep_merge, load_toml, set_path, split_assignment
+from sim.errors import SimInputError
+from sim.trpg.enums import (ABILITY_KINDS, KINDS, MONOLOGUES, MOVES, N_AF, N_CF, N_RL, N_WF, REACTIONS,
+                            TARGETS, AF, CF, RL, WF)
+
+DATA = resources.files("sim.trpg") / "data"
+MAX_WEAPONS = 4
+BANDS = ("zero", "near", "mid", "far")
+
+ScenarioNB = namedtuple("ScenarioNB", "chars skills weapons char_weapons abilities dice symptoms rules")
+
+_CHAR_KEYS = {"side", "position", "hp", "mp", "sp", "kaii", "skills", "weapons", "armour", "items",
+              "abilities", "guard_parts", "strategy", "name"}
+_STRATEGY_DEFAULTS = {"target": "nearest", "reaction": "auto", "dodge_threshold": 0.35, "cover": True,
+                      "movement": "close_in", "life_mp": 3, "monologue": "fallen", "heal_below": 0.5}
+
+
+def system_config() -> dict:
+    return load_toml(Path(str(DATA / "system.toml")))
+
+
+def build_config(scenario: str | Path | dict, sets: Iterable[str] = ()) -> dict:
+    sc = load_toml(scenario) if isinstance(scenario, (str, Path)) else scenario
+    cfg = deep_merge(system_config(), sc)
+    for item in sets:
+        path, value = split_assignment(item)
+        set_path(cfg, path, value)
+    return cfg
+
+
+def _int(v: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise SimInputError(f"{where}: expected an integer, got {v!r}")
+    if lo is not None and v < lo:
+        raise SimInputError(f"{where}: must be >= {lo}, got {v}")
+    if hi is not None and v > hi:
+        raise SimInputError(f"{where}: must be <= {hi}, got {v}")
+    return v
+
+
+def _choice(v: Any, where: str, options: Iterable[str]) -> int:
+    options = list(options)
+    if v not in options:
+        raise SimInputError(f"{where}: expected one of {', '.join(options)}, got {v!r}")
+    return options.index(v)
+
+
+def _bool(v: Any, where: str) -> bool:
+    if not isinstance(v, bool):
+        raise SimInputError(f"{where}: expected true or false, got {v!r}")
+    return v
+
+
+@dataclass
+class Scenario:
+    config: dict
+    ids: list[str]
+    sides: list[str]
+    skill_names: list[str]
+    weapon_ids: list[str]
+    nb: Any
+
+    @property
+    def n(self) -> int:
+        return len(self.ids)
+
+    @property
+    def name(self) -> str:
+        return self.config.get("scenario", {}).get("name", "combat")
+
+
+def _dice_row(expr: Any, where: str) -> np.ndarray:
+    from sim.trpg.dice import parse_dice
+
+    if not isinstance(expr, str):
+        raise SimInputError(f"{where}: expected a dice expression such as 2d6+3, got {expr!r}")
+    try:
+        return np.asarray(parse_dice(expr).to_array(), np.int64)
+    except SimInputError as e:
+        raise SimInputError(f"{where}: {e}") from None
+
+
+def compile_scenario(cfg: dict) -> Scenario:
+    try:
+        return _compile(cfg)
+    except SimInputError:
+        raise
+    except (KeyError, TypeError, AttributeError, ValueError) as e:
+        raise SimInputError(f"trpg scenario: missing or malformed entry ({e})") from None
+
+
+def _compile(cfg: dict) -> Scenario:
+    groups = cfg.get("system", {}).get("groups", {})
+    skill_names = [s for g in ("physical", "sense", "intellect", "mind") for s in groups.get(g, [])]
+    if len(skill_names) != 16 or len(set(skill_names)) != 16:
+        raise SimInputError("system.groups: four groups of four distinct skill names are needed (16 skills)")
+    for need in ("athletics", "melee", "dodge", "shooting"):
+        if need not in skill_names:
+            raise SimInputError(f"system.groups: the combat skill {need!r} must be named")
+
+    sc = cfg.get("scenario", {})
+    sides = sc.get("sides")
+    if not isinstance(sides, list) or len(sides) < 2 or not all(isinstance(s, str) for s in sides):
+        raise SimInputError("scenario.sides: at least two side names are needed")
+    first = sc.get("first", sides[0])
+    if first not in sides:
+        raise SimInputError(f"scenario.first: unknown side {first!r}; sides are {', '.join(sides)}")
+
+    rules = cfg.get("rules", {})
+    rl = np.zeros(N_RL, np.int64)
+    rl[RL.CRIT_FREE] = _choice(rules.get("critical", "double"), "rules.critical", ("double", "free_action"))
+    rl[RL.FUMBLE_ALLY] = _choice(rules.get("fumble", "lose_turn"), "rules.fumble", ("lose_turn", "hit_ally"))
+    rl[RL.MAX_ROUNDS] = _int(rules.get("max_rounds", 100), "rules.max_rounds", 1)
+    rl[RL.GRID] = _choice(rules.get("grid", "line"), "rules.grid", ("line", "grid"))
+    awake = _int(rules.get("awake_hours", 0), "rules.awake_hours", 0)
+    rl[RL.SLEEP_PENALTY] = max(0, awake - 18)
+    rl[RL.FIRST_SIDE] = sides.index(first)
+    rl[RL.N_SIDES] = len(sides)
+    _int(rules.get("growth_amount", 1), "rules.growth_amount", 0)
+
+    dice_rows: list[np.ndarray] = []
+
+    def dice(expr, where) -> int:
+        dice_rows.append(_dice_row(expr, where))
+        return len(dice_rows) - 1
+
+    weapons = cfg.get("weapons", {})
+    weapon_ids = list(weapons)
+    wt = np.zeros((max(len(weapon_ids), 1), N_WF), np.int64)
+    for k, wid in enumerate(weapon_ids):
+        w = weapons[wid]
+        where = f"weapons.{wid}"
+        bad = set(w) - {"dice", "kind", "physical", "enhanced", "bands", "ammo", "reload", "name"}
+        if bad:
+            raise SimInputError(f"{where}: unknown key(s) {', '.join(sorted(bad))}")
+        wt[k, WF.KIND] = _choice(w.get("kind", "melee"), f"{where}.kind", KINDS)
+        wt[k, WF.PHYSICAL] = int(_bool(w.get("physical", True), f"{where}.physical"))
+        wt[k, WF.ENHANCED] = int(_bool(w.get("enhanced", False), f"{where}.enhanced"))
+        wt[k, WF.AMMO] = _int(w.get("ammo", 0), f"{where}.ammo", 0)
+        wt[k, WF.RELOAD_MAIN] = _choice(w.get("reload", "sub"), f"{where}.reload", ("sub", "main"))
+        bands = w.get("bands", {})
+        if not isinstance(bands, dict) or set(bands) - set(BANDS):
+            raise SimInputError(f"{where}.bands: keys are {', '.join(BANDS)}")
+        for b, name in enumerate(BANDS):
+            wt[k, WF.BAND0 + b] = _int(bands.get(name, 0), f"{where}.bands.{name}")
+        wt[k, WF.DICE] = dice(w.get("dice"), f"{where}.dice")
+
+    chars = cfg.get("characters", {})
+    if not isinstance(chars, dict) or len(chars) < 2:
+        raise SimInputError("[characters]: at least two characters are needed")
+    ids = list(chars)
+    n = len(ids)
+    if n > 63:
+        raise SimInputError("[characters]: at most 63 characters")
+    ct = np.zeros((n, N_CF), np.int64)
+    skills = np.zeros((n, 16), np.int64)
+    cw = np.full((n, MAX_WEAPONS), -1, np.int64)
+    abil: list[list[int]] = []
+    for i, cid in enumerate(ids):
+        c = chars[cid]
+        where = f"characters.{cid}"
+        if not isinstance(c, dict):
+            raise SimInputError(f"{where}: expected a table")
+        bad = set(c) - _CHAR_KEYS
+        if bad:
+            raise SimInputError(f"{where}: unknown key(s) {', '.join(sorted(bad))}")
+        side = c.get("side")
+        if side not in sides:
+            raise SimInputError(f"{where}.side: unknown side {side!r}; sides are {', '.join(sides)}")
+        ct[i, CF.SIDE] = sides.index(side)
+        pos = c.get("position", 0)
+        if isinstance(pos, list):
+            if len(pos) != 2:
+                raise SimInputError(f"{where}.position: an integer or [x, y]")
+            ct[i, CF.X] = _int(pos[0], f"{where}.position.0")
+            ct[i, CF.Y] = _int(pos[1], f"{where}.position.1")
+        else:
+            ct[i, CF.X] = _int(pos, f"{where}.position")
+        ct[i, CF.HP] = _int(c.get("hp"), f"{where}.hp", 1)
+        ct[i, CF.MP] = _int(c.get("mp", 10), f"{where}.mp", 0)
+        ct[i, CF.SP] = _int(c.get("sp", 0), f"{where}.sp", 0)
+        ct[i, CF.KAII] = int(_bool(c.get("kaii", False), f"{where}.kaii"))
+        sk = c.get("skills", {})
+        if not isinstance(sk, dict):
+            raise SimInputError(f"{where}.skills: expected a table of skill = value")
+        for name, v in sk.items():
+            if name not in skill_names:
+                raise SimInputError(f"{where}.skills: unknown skill {name!r}; skills are {', '.join(skill_names)}")
+            skills[i, skill_names.index(name)] = _int(v, f"{where}.skills.{name}", 0, 30)
+        for col, name in ((CF.ATHLETICS, "athletics"), (CF.MELEE, "melee"), (CF.DODGE, "dodge"),
+                          (CF.SHOOTING, "shooting")):
+            ct[i, col] = skills[i, skill_names.index(name)]
+        wl = c.get("weapons", ["fists"])
+        if not isinstance(wl, list) or not wl or len(wl) > MAX_WEAPONS:
+            raise SimInputError(f"{where}.weapons: a list of 1 to {MAX_WEAPONS} weapon ids")
+        for j, wid in enumerate(wl):
+            if wid not in weapon_ids:
+                raise SimInputError(f"{where}.weapons: unknown weapon {wid!r}; weapons are {', '.join(weapon_ids)}")
+            cw[i, j] = weapon_ids.index(wid)
+        ct[i, CF.N_WEAPONS] = len(wl)
+        arm = c.get("armour", {})
+        ct[i, CF.ARMOUR_PCT] = _int(arm.get("pct", 0), f"{where}.armour.pct", 0, 100)
+        ct[i, CF.ARMOUR_FIXED] = _int(arm.get("fixed", 0), f"{where}.armour.fixed", 0)
+        ct[i, CF.ITEM_FIXED] = _int(c.get("items", {}).get("reduction", 0), f"{where}.items.reduction", 0)
+        parts = c.get("guard_parts", ["left_arm", "right_arm"])
+        if not isinstance(parts, list) or set(parts) - {"left_arm", "right_arm"}:
+            raise SimInputError(f"{where}.guard_parts: a list of left_arm, right_arm (R-9)")
+        ct[i, CF.GUARD_PARTS] = int("left_arm" in parts) | (int("right_arm" in parts) << 1)
+        st = {**_STRATEGY_DEFAULTS, **c.get("strategy", {})}
+        bad = set(st) - set(_STRATEGY_DEFAULTS)
+        if bad:
+            raise SimInputError(f"{where}.strategy: unknown key(s) {', '.join(sorted(bad))}")
+        ct[i, CF.S_TARGET] = _choice(st["target"], f"{where}.strategy.target", TARGETS)
+        ct[i, CF.S_REACTION] = _choice(st["reaction"], f"{where}.strategy.reaction", REACTIONS)
+        thr = st["dodge_threshold"]
+        if isinstance(thr, bool) or not isinstance(thr, (int, float)) or not 0 <= thr <= 1:
+            raise SimInputError(f"{where}.strategy.dodge_threshold: a probability between 0 and 1")
+        ct[i, CF.S_DODGE_MIN] = int(round(thr * 216))
+        ct[i, CF.S_COVER] = int(_bool(st["cover"], f"{where}.strategy.cover"))
+        ct[i, CF.S_MOVE] = _choice(st["movement"], f"{where}.strategy.movement", MOVES)
+        ct[i, CF.S_LIFE_MP] = _int(st["life_mp"], f"{where}.strategy.life_mp", 0)
+        ct[i, CF.S_MONOLOGUE] = _choice(st["monologue"], f"{where}.strategy.monologue", MONOLOGUES)
+        hb = st["heal_below"]
+        if isinstance(hb, bool) or not isinstance(hb, (int, float)) or not 0 <= hb <= 1:
+            raise SimInputError(f"{where}.strategy.heal_below: a fraction between 0 and 1")
+        ct[i, CF.S_HEAL_BELOW] = int(round(hb * 100))
+        for j, a in enumerate(c.get("abilities", [])):
+            aw = f"{where}.abilities.{j}"
+            if not isinstance(a, dict):
+                raise SimInputError(f"{aw}: expected a table")
+            bad = set(a) - {"name", "kind", "cost", "pct", "fixed", "dice", "enhanced"}
+            if bad:
+                raise SimInputError(f"{aw}: unknown key(s) {', '.join(sorted(bad))}")
+            row = [0] * N_AF
+            row[AF.OWNER] = i
+            row[AF.KIND] = _choice(a.get("kind"), f"{aw}.kind", ABILITY_KINDS)
+            row[AF.COST] = _int(a.get("cost", 1), f"{aw}.cost", 1)
+            row[AF.PCT] = _int(a.get("pct", 0), f"{aw}.pct", 0, 100)
+            row[AF.FIXED] = _int(a.get("fixed", 0), f"{aw}.fixed", 0)
+            row[AF.DICE] = dice(a["dice"], f"{aw}.dice") if "dice" in a else -1
+            row[AF.ENHANCED] = int(_bool(a.get("enhanced", False), f"{aw}.enhanced"))
+            abil.append(row)
+    for s in range(len(sides)):
+        if not np.any(ct[:, CF.SIDE] == s):
+            raise SimInputError(f"scenario.sides: side {sides[s]!r} has no member")
+
+    width = max(len(r) for r in dice_rows) if dice_rows else 2
+    dt = np.zeros((max(len(dice_rows), 1), width), np.int64)
+    for k, r in enumerate(dice_rows):
+        dt[k, : len(r)] = r
+    symptoms = cfg.get("symptoms", [])
+    sy = np.zeros((max(len(symptoms), 1), 2), np.int64)
+    sy[0, 0] = 18
+    for k, s in enumerate(symptoms):
+        sy[k, 0] = _int(s.get("max"), f"symptoms.{k}.max", 3, 18)
+        sy[k, 1] = _int(s.get("penalty", 0), f"symptoms.{k}.penalty", 0)
+    at = np.array(abil, np.int64).reshape(-1, N_AF) if abil else np.zeros((0, N_AF), np.int64)
+    nbs = ScenarioNB(ct, skills, wt, cw, at, dt, sy, rl)
+    return Scenario(cfg, ids, list(sides), skill_names, weapon_ids, nbs)
+
+
+def resolve_scenario(path: str | Path | dict, sets: Iterable[str] = ()) -> Scenario:
+    return compile_scenario(build_config(path, sets))
