@@ -73,6 +73,12 @@ def _source(fn: Callable) -> str:
     return src
 
 
+def _inline_opt(fn: Callable) -> str:
+    """Keep a companion's ``inline="always"`` when it is re-declared."""
+    opts = getattr(fn, "targetoptions", {})
+    return 'inline="always"' if opts.get("inline") == "always" else ""
+
+
 def specialize(template: Callable, hooks: Mapping[str, Any], *, nogil: bool = True,
                companions: tuple[Callable, ...] = ()) -> Callable:
     """The template compiled with ``hooks`` bound as its globals (cached on disk).
@@ -86,7 +92,7 @@ def specialize(template: Callable, hooks: Mapping[str, Any], *, nogil: bool = Tr
         _STAMP = _sources_stamp()
     template = getattr(template, "py_func", template)
     src = _source(template)
-    comp_src = "".join(f"@_nb.njit\n{_source(c)}\n\n" for c in companions)
+    comp_src = "".join(f"@_nb.njit({_inline_opt(c)})\n{_source(c)}\n\n" for c in companions)
     h = hashlib.sha256()
     h.update(src.encode())
     h.update(comp_src.encode())

@@ -8,8 +8,10 @@ spend the sub action of the round (R-5). Strategy hooks (``@njit``, bound by
     target(rng, view, actor, cands) -> character   # whom to attack (cands: uint64 mask)
     reaction(rng, view, defender, attacker, can_dodge) -> 0 none | 1 dodge | 2 guard
 
-The built-ins read each character's ``strategy`` parameters from its sheet, so target
-choice, reaction, cover, movement, life-check MP and monologue combine per character.
+Each character's sheet picks its strategies by name (strategies/trpg): the built-ins
+are selected per character by a code in its row, a user plug-in (``module:function``)
+is bound as ``u_target`` / ``u_reaction`` and used by the characters that name it.
+Cover, movement, life-check MP and monologue are per-character parameters too.
 """
 from collections import namedtuple
 
@@ -21,18 +23,16 @@ from sim.core.kernels import specialize
 from sim.core.nrt import unmanaged
 from sim.core.rng import choose_bit, randint, seed_stream
 from sim.trpg.dice import roll_dice_nb
-from sim.trpg.enums import AF, AK, CF, K, MO, MV, OUT, RE, RL, ST, WF, N_RL
-from sim.trpg.sheets import MAX_WEAPONS, ScenarioNB
+from sim.trpg.enums import AF, AK, CF, K, MO, MV, N_B, OUT, RL, ST, WF, B
+from sim.trpg.sheets import MAX_WEAPONS, PLUGIN, ScenarioNB
+from strategies.trpg.builtin import builtin_reaction, builtin_target, distance
 
 U1 = np.uint64(1)
-View = namedtuple("View", "sc hp mp x y status sub_used equip ammo arm_dmg info")
+View = namedtuple("View", "sc bs info")
 # info slots
 I_ROUND, I_ACTOR = 0, 1
 Counts = namedtuple("Counts", "scalars wins fell lost survived dealt taken rounds_hist")
 C_GAMES, C_DRAWS, C_ROUNDS = 0, 1, 2
-
-# 3d6: number of the 216 outcomes with a sum <= k (k = 0 .. 18)
-CUM3D6 = np.array([0, 0, 0, 1, 4, 10, 20, 35, 56, 81, 108, 135, 160, 181, 196, 206, 212, 215, 216], np.int64)
 
 
 def new_counts(sc):
@@ -47,106 +47,40 @@ def _bit(i):
     return U1 << np.uint64(i)
 
 
-@nb.njit
-def p_success216(target, penalty):
-    """Outcomes of 216 that succeed: natural 3 always, natural 18 never (R-1)."""
-    k = target - penalty
-    if k >= 17:
-        return 215
-    if k < 3:
-        return 1
-    return CUM3D6[k]
-
-
-@nb.njit
+@nb.njit(inline="always")
 def roll3d6(rng):
     return randint(rng, 6) + randint(rng, 6) + randint(rng, 6) + 3
 
 
-@nb.njit
-def distance(view, i, j):
-    dx = abs(view.x[i] - view.x[j])
-    if view.sc.rules[RL.GRID] == 0:
-        return dx
-    return max(dx, abs(view.y[i] - view.y[j]))
+# User plug-in hooks; sim.core.kernels.specialize binds them (defaults: the built-ins).
+u_target = u_reaction = None
 
 
-@nb.njit
-def dice_mean2(sc, d):
-    """Twice the mean of dice row d (integer)."""
-    row = sc.dice[d]
-    m = 2 * row[1 + 2 * row[0]]
-    for g in range(row[0]):
-        m += row[1 + 2 * g] * (row[2 + 2 * g] + 1)
-    return m
+@nb.njit(inline="always")
+def h_target(rng, view, actor, cands):
+    if view.sc.chars[actor, CF.S_TARGET] >= PLUGIN:
+        return u_target(rng, view, actor, cands)
+    return builtin_target(rng, view, actor, cands)
 
 
-@nb.njit
-def builtin_target(rng, view, actor, cands):
-    """Per-character choice: random | weakest | nearest | most dangerous (ties: sheet order)."""
-    sc = view.sc
-    how = sc.chars[actor, CF.S_TARGET]
-    if how == 0:
-        return choose_bit(rng, cands)
-    best = -1
-    best_v = 0
-    m = cands
-    while m:
-        j = lowest(m)
-        m &= m - U1
-        if how == 1:
-            v = -view.hp[j]
-        elif how == 2:
-            v = -distance(view, actor, j)
-        else:
-            w = sc.char_weapons[j, view.equip[j]]
-            skill = sc.chars[j, CF.MELEE] if sc.weapons[w, WF.KIND] == K.MELEE else sc.chars[j, CF.SHOOTING]
-            v = p_success216(skill, 0) * dice_mean2(sc, sc.weapons[w, WF.DICE])
-        if best < 0 or v > best_v:
-            best = j
-            best_v = v
-    return best
+@nb.njit(inline="always")
+def h_reaction(rng, view, d, attacker, can_dodge):
+    if view.sc.chars[d, CF.S_REACTION] >= PLUGIN:
+        return u_reaction(rng, view, d, attacker, can_dodge)
+    return builtin_reaction(rng, view, d, attacker, can_dodge)
 
 
-@nb.njit
-def builtin_reaction(rng, view, d, attacker, can_dodge):
-    """none | dodge | guard | auto (dodge when its chance >= the sheet's threshold, else guard)."""
-    how = view.sc.chars[d, CF.S_REACTION]
-    if how == RE.NONE:
-        return 0
-    if how == RE.DODGE:
-        return 1 if can_dodge else 2
-    if how == RE.GUARD:
-        return 2
-    if can_dodge and p_success216(view.sc.chars[d, CF.DODGE], 0) >= view.sc.chars[d, CF.S_DODGE_MIN]:
-        return 1
-    return 2
-
-
-# Hooks of the template; sim.core.kernels.specialize binds real strategies.
-h_target = h_reaction = None
-
-Battle = namedtuple("Battle", "hp mp x y status sub_used equip ammo arm_dmg info skip mono_used mono_rounds "
-                              "mono_crits sym_pen dealt taken fell extra")
+Battle = namedtuple("Battle", "bs info")
 
 
 @nb.njit
 def new_battle(n):
-    return Battle(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-                  np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-                  np.zeros((n, MAX_WEAPONS), np.int64), np.zeros((n, 2), np.int64), np.zeros(4, np.int64),
-                  np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-                  np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-                  np.zeros(n, np.int64))
+    return Battle(np.zeros((n, N_B), np.int64), np.zeros(4, np.int64))
 
 
 @nb.njit(inline="always")
 def unmanaged_battle(b):
-    return Battle(unmanaged(b.hp), unmanaged(b.mp), unmanaged(b.x), unmanaged(b.y), unmanaged(b.status),
-                  unmanaged(b.sub_used), unmanaged(b.equip), unmanaged(b.ammo), unmanaged(b.arm_dmg),
-                  unmanaged(b.info), unmanaged(b.skip), unmanaged(b.mono_used), unmanaged(b.mono_rounds),
-                  unmanaged(b.mono_crits), unmanaged(b.sym_pen), unmanaged(b.dealt), unmanaged(b.taken),
-                  unmanaged(b.fell), unmanaged(b.extra))
+    return Battle(unmanaged(b.bs), unmanaged(b.info))
 
 
 @nb.njit(inline="always")
@@ -159,34 +93,34 @@ def unmanaged_scenario(s):
 def reset_battle(b, sc):
     n = sc.chars.shape[0]
     for i in range(n):
-        b.hp[i] = sc.chars[i, CF.HP]
-        b.mp[i] = sc.chars[i, CF.MP]
-        b.x[i] = sc.chars[i, CF.X]
-        b.y[i] = sc.chars[i, CF.Y]
-        b.status[i] = ST.OK
-        b.sub_used[i] = 0
-        b.equip[i] = 0
+        b.bs[i, B.HP] = sc.chars[i, CF.HP]
+        b.bs[i, B.MP] = sc.chars[i, CF.MP]
+        b.bs[i, B.X] = sc.chars[i, CF.X]
+        b.bs[i, B.Y] = sc.chars[i, CF.Y]
+        b.bs[i, B.STATUS] = ST.OK
+        b.bs[i, B.SUB_USED] = 0
+        b.bs[i, B.EQUIP] = 0
         for s in range(MAX_WEAPONS):
             w = sc.char_weapons[i, s]
-            b.ammo[i, s] = sc.weapons[w, WF.AMMO] if w >= 0 else 0
-        b.arm_dmg[i, 0] = -1  # -1: undamaged; >= 0: damaged, absorbed that much (R-9)
-        b.arm_dmg[i, 1] = -1
-        b.skip[i] = 0
-        b.mono_used[i] = 0
-        b.mono_rounds[i] = 0
-        b.mono_crits[i] = 0
-        b.sym_pen[i] = 0
-        b.dealt[i] = 0
-        b.taken[i] = 0
-        b.fell[i] = 0
-        b.extra[i] = 0
+            b.bs[i, B.AMMO0 + s] = sc.weapons[w, WF.AMMO] if w >= 0 else 0
+        b.bs[i, B.ARM0 + 0] = -1  # -1: undamaged; >= 0: damaged, absorbed that much (R-9)
+        b.bs[i, B.ARM0 + 1] = -1
+        b.bs[i, B.SKIP] = 0
+        b.bs[i, B.MONO_USED] = 0
+        b.bs[i, B.MONO_ROUNDS] = 0
+        b.bs[i, B.MONO_CRITS] = 0
+        b.bs[i, B.SYM_PEN] = 0
+        b.bs[i, B.DEALT] = 0
+        b.bs[i, B.TAKEN] = 0
+        b.bs[i, B.FELL] = 0
+        b.bs[i, B.EXTRA] = 0
 
 
-@nb.njit
+@nb.njit(inline="always")
 def check(rng, b, sc, actor, target, penalty):
     """A 3d6 check (R-1); a monologue's pending criticals are used first (T-5)."""
-    if b.mono_crits[actor] > 0 and b.mono_rounds[actor] > 0:
-        b.mono_crits[actor] -= 1
+    if b.bs[actor, B.MONO_CRITS] > 0 and b.bs[actor, B.MONO_ROUNDS] > 0:
+        b.bs[actor, B.MONO_CRITS] -= 1
         return OUT.CRITICAL
     r = roll3d6(rng)
     if r == 3:
@@ -196,38 +130,38 @@ def check(rng, b, sc, actor, target, penalty):
     return OUT.SUCCESS if r + penalty <= target else OUT.FAIL
 
 
-@nb.njit
+@nb.njit(inline="always")
 def base_penalty(b, sc, i):
-    return b.sym_pen[i] + sc.rules[RL.SLEEP_PENALTY]
+    return b.bs[i, B.SYM_PEN] + sc.rules[RL.SLEEP_PENALTY]
 
 
-@nb.njit
+@nb.njit(inline="always")
 def arm_penalty(b, i):
     p = 0
     for a in range(2):
-        if b.arm_dmg[i, a] > 0:
-            p += b.arm_dmg[i, a]
+        if b.bs[i, B.ARM0 + a] > 0:
+            p += b.bs[i, B.ARM0 + a]
     return p
 
 
-@nb.njit
+@nb.njit(inline="always")
 def lose_mp(rng, b, sc, i, amount):
     """MP drops; crossing to <= 0 rolls the symptom table and maybe kaii control (R-11)."""
     if amount <= 0:
         return
-    before = b.mp[i]
-    b.mp[i] -= amount
-    if before > 0 and b.mp[i] <= 0:
+    before = b.bs[i, B.MP]
+    b.bs[i, B.MP] -= amount
+    if before > 0 and b.bs[i, B.MP] <= 0:
         r = roll3d6(rng)
         for k in range(sc.symptoms.shape[0]):
             if r <= sc.symptoms[k, 0]:
-                b.sym_pen[i] = sc.symptoms[k, 1]
+                b.bs[i, B.SYM_PEN] = sc.symptoms[k, 1]
                 break
-        if r <= sc.chars[i, CF.SP] // 5 and b.status[i] == ST.OK:
-            b.status[i] = ST.CONTROLLED
+        if r <= sc.chars[i, CF.SP] // 5 and b.bs[i, B.STATUS] == ST.OK:
+            b.bs[i, B.STATUS] = ST.CONTROLLED
 
 
-@nb.njit
+@nb.njit(inline="always")
 def pay(rng, b, sc, i, cost):
     """An ability of cost c is free while c <= SP; otherwise c - SP MP per use."""
     sp = sc.chars[i, CF.SP]
@@ -235,45 +169,45 @@ def pay(rng, b, sc, i, cost):
         lose_mp(rng, b, sc, i, cost - sp)
 
 
-@nb.njit
+@nb.njit(inline="always")
 def monologue(b, sc, i):
-    b.mono_used[i] = 1
-    b.mp[i] = sc.chars[i, CF.MP]
-    b.mono_rounds[i] = 3
-    b.mono_crits[i] = 3
-    b.sym_pen[i] = 0
-    if b.status[i] == ST.CONTROLLED:
-        b.status[i] = ST.OK
+    b.bs[i, B.MONO_USED] = 1
+    b.bs[i, B.MP] = sc.chars[i, CF.MP]
+    b.bs[i, B.MONO_ROUNDS] = 3
+    b.bs[i, B.MONO_CRITS] = 3
+    b.bs[i, B.SYM_PEN] = 0
+    if b.bs[i, B.STATUS] == ST.CONTROLLED:
+        b.bs[i, B.STATUS] = ST.OK
 
 
-@nb.njit
+@nb.njit(inline="always")
 def reach(sc, w, band):
     return band <= 1 if sc.weapons[w, WF.KIND] == K.MELEE else True
 
 
-@nb.njit
+@nb.njit(inline="always")
 def fall_if_down(b, i):
-    if b.hp[i] <= 0 and (b.status[i] == ST.OK or b.status[i] == ST.CONTROLLED):
-        b.status[i] = ST.FALLEN
-        b.fell[i] = 1
+    if b.bs[i, B.HP] <= 0 and (b.bs[i, B.STATUS] == ST.OK or b.bs[i, B.STATUS] == ST.CONTROLLED):
+        b.bs[i, B.STATUS] = ST.FALLEN
+        b.bs[i, B.FELL] = 1
 
 
-@nb.njit
+@nb.njit(inline="always")
 def damage(rng, b, sc, view, attacker, d, w, crit, covered, allow_reaction):
     """Reaction, damage roll and the reduction order (R-10) against defender d."""
     physical = sc.weapons[w, WF.PHYSICAL] == 1
     guard = 0  # 0 none, 1 last digit to 0 (arm or ranged weapon), 2 melee weapon roll
     guard_arm = -1
     guard_roll_dice = -1
-    if allow_reaction and b.sub_used[d] == 0 and b.status[d] == ST.OK:
+    if allow_reaction and b.bs[d, B.SUB_USED] == 0 and b.bs[d, B.STATUS] == ST.OK:
         r = h_reaction(rng, view, d, attacker, not covered)
         if r == 1 and not covered:  # R-8: a coverer never dodges
-            b.sub_used[d] = 1
+            b.bs[d, B.SUB_USED] = 1
             oc = check(rng, b, sc, d, sc.chars[d, CF.DODGE], base_penalty(b, sc, d))
             if oc == OUT.SUCCESS or oc == OUT.CRITICAL:
                 return 0
             if oc == OUT.FUMBLE and sc.rules[RL.FUMBLE_ALLY] == 0:
-                b.skip[d] += 1
+                b.bs[d, B.SKIP] += 1
         elif r == 2:
             # weapons guard physical attacks only; prefer a weapon over an arm (arms stay hurt)
             if physical:
@@ -290,12 +224,12 @@ def damage(rng, b, sc, view, attacker, d, w, crit, covered, allow_reaction):
             if guard == 0:
                 parts = sc.chars[d, CF.GUARD_PARTS]
                 for a in range(2):
-                    if guard_arm < 0 and (parts >> a) & 1 and b.arm_dmg[d, a] < 0:
+                    if guard_arm < 0 and (parts >> a) & 1 and b.bs[d, B.ARM0 + a] < 0:
                         guard_arm = a
                 if guard_arm >= 0:
                     guard = 1
             if guard != 0:
-                b.sub_used[d] = 1
+                b.bs[d, B.SUB_USED] = 1
     # damage roll, with the attacker's damage-bonus abilities
     dmg = roll_dice_nb(rng, sc.dice[sc.weapons[w, WF.DICE]])
     enhanced = sc.weapons[w, WF.ENHANCED] == 1
@@ -318,7 +252,7 @@ def damage(rng, b, sc, view, attacker, d, w, crit, covered, allow_reaction):
         absorbed = dmg % 10
         dmg -= absorbed
         if guard_arm >= 0:
-            b.arm_dmg[d, guard_arm] = absorbed
+            b.bs[d, B.ARM0 + guard_arm] = absorbed
     elif guard == 2:
         dmg = max(dmg - roll_dice_nb(rng, sc.dice[guard_roll_dice]), 0)
     dmg = max(dmg - sc.chars[d, CF.ITEM_FIXED], 0)
@@ -336,15 +270,15 @@ def damage(rng, b, sc, view, attacker, d, w, crit, covered, allow_reaction):
     return dmg
 
 
-@nb.njit
+@nb.njit(inline="always")
 def apply_damage(b, attacker, d, dmg):
-    b.hp[d] -= dmg
-    b.dealt[attacker] += dmg
-    b.taken[d] += dmg
+    b.bs[d, B.HP] -= dmg
+    b.bs[attacker, B.DEALT] += dmg
+    b.bs[d, B.TAKEN] += dmg
     fall_if_down(b, d)
 
 
-@nb.njit
+@nb.njit(inline="always")
 def attack(rng, b, sc, view, i, t, w):
     """Attack t with weapon w; returns True when a critical grants another main action (R-2 variant)."""
     band = min(distance(view, i, t), 3)
@@ -353,18 +287,18 @@ def attack(rng, b, sc, view, i, t, w):
     pen = base_penalty(b, sc, i) + arm_penalty(b, i)
     if not melee:
         pen += sc.weapons[w, WF.BAND0 + band]
-    slot = b.equip[i]
+    slot = b.bs[i, B.EQUIP]
     if sc.weapons[w, WF.AMMO] > 0:
-        b.ammo[i, slot] -= 1
+        b.bs[i, B.AMMO0 + slot] -= 1
     oc = check(rng, b, sc, i, skill, pen)
     if oc == OUT.FUMBLE:
         if sc.rules[RL.FUMBLE_ALLY] == 0:
-            b.skip[i] += 1
+            b.bs[i, B.SKIP] += 1
         else:
             n = sc.chars.shape[0]
             allies = np.uint64(0)
             for a in range(n):
-                if a != i and sc.chars[a, CF.SIDE] == sc.chars[i, CF.SIDE] and b.status[a] == ST.OK \
+                if a != i and sc.chars[a, CF.SIDE] == sc.chars[i, CF.SIDE] and b.bs[a, B.STATUS] == ST.OK \
                         and reach(sc, w, min(distance(view, i, a), 3)):
                     allies |= _bit(a)
             if allies:
@@ -379,7 +313,7 @@ def attack(rng, b, sc, view, i, t, w):
     covered = False
     n = sc.chars.shape[0]
     for a in range(n):
-        if a != t and a != i and sc.chars[a, CF.SIDE] == sc.chars[t, CF.SIDE] and b.status[a] == ST.OK \
+        if a != t and a != i and sc.chars[a, CF.SIDE] == sc.chars[t, CF.SIDE] and b.bs[a, B.STATUS] == ST.OK \
                 and sc.chars[a, CF.S_COVER] == 1 and distance(view, a, t) <= 1:
             oc2 = check(rng, b, sc, a, sc.chars[a, CF.ATHLETICS], base_penalty(b, sc, a))
             if oc2 == OUT.SUCCESS or oc2 == OUT.CRITICAL:
@@ -390,57 +324,57 @@ def attack(rng, b, sc, view, i, t, w):
     return crit and sc.rules[RL.CRIT_FREE] == 1
 
 
-@nb.njit
+@nb.njit(inline="always")
 def step_toward(b, view, i, t, away):
     """One square toward (or away from) t."""
-    dx = view.x[t] - view.x[i]
-    dy = view.y[t] - view.y[i] if view.sc.rules[RL.GRID] == 1 else 0
+    dx = view.bs[t, B.X] - view.bs[i, B.X]
+    dy = view.bs[t, B.Y] - view.bs[i, B.Y] if view.sc.rules[RL.GRID] == 1 else 0
     s = -1 if away else 1
     if dx != 0 or away:
-        b.x[i] += s * (1 if dx > 0 else (-1 if dx < 0 else 1))
+        b.bs[i, B.X] += s * (1 if dx > 0 else (-1 if dx < 0 else 1))
     if dy != 0:
-        b.y[i] += s * (1 if dy > 0 else -1)
+        b.bs[i, B.Y] += s * (1 if dy > 0 else -1)
 
 
-@nb.njit
+@nb.njit(inline="always")
 def move(rng, b, sc, view, i, t, away):
     """Athletics check: success spends the main action, failure main and sub; one square either way."""
     oc = check(rng, b, sc, i, sc.chars[i, CF.ATHLETICS], base_penalty(b, sc, i))
     if oc == OUT.FAIL or oc == OUT.FUMBLE:
-        b.sub_used[i] = 1
+        b.bs[i, B.SUB_USED] = 1
     step_toward(b, view, i, t, away)
 
 
-@nb.njit
+@nb.njit(inline="always")
 def standing(b, i):
-    return b.status[i] == ST.OK
+    return b.bs[i, B.STATUS] == ST.OK
 
 
 @nb.njit
 def take_turn(rng, b, sc, view, i):
     n = sc.chars.shape[0]
-    if b.status[i] == ST.LOST:
+    if b.bs[i, B.STATUS] == ST.LOST:
         return
-    if b.skip[i] > 0:  # a fumble's lost turn (R-3)
-        b.skip[i] -= 1
+    if b.bs[i, B.SKIP] > 0:  # a fumble's lost turn (R-3)
+        b.bs[i, B.SKIP] -= 1
         return
-    if b.status[i] == ST.FALLEN:
-        if b.mono_used[i] == 0 and sc.chars[i, CF.S_MONOLOGUE] == MO.FALLEN:
+    if b.bs[i, B.STATUS] == ST.FALLEN:
+        if b.bs[i, B.MONO_USED] == 0 and sc.chars[i, CF.S_MONOLOGUE] == MO.FALLEN:
             monologue(b, sc, i)
-        spend = min(sc.chars[i, CF.S_LIFE_MP], max(b.mp[i], 0))
+        spend = min(sc.chars[i, CF.S_LIFE_MP], max(b.bs[i, B.MP], 0))
         lose_mp(rng, b, sc, i, spend)
-        b.status[i] = ST.FALLEN  # control cannot move a fallen body
+        b.bs[i, B.STATUS] = ST.FALLEN  # control cannot move a fallen body
         oc = check(rng, b, sc, i, spend, 0)
         if oc == OUT.FAIL or oc == OUT.FUMBLE:
-            b.status[i] = ST.LOST
+            b.bs[i, B.STATUS] = ST.LOST
         return
     for extra in range(2):
-        w = sc.char_weapons[i, b.equip[i]]
-        if b.status[i] == ST.CONTROLLED:
+        w = sc.char_weapons[i, b.bs[i, B.EQUIP]]
+        if b.bs[i, B.STATUS] == ST.CONTROLLED:
             # R-12: the kaii attacks the nearest character of any side (ties: sheet order)
             t = -1
             for j in range(n):
-                if j != i and (b.status[j] == ST.OK or b.status[j] == ST.CONTROLLED):
+                if j != i and (b.bs[j, B.STATUS] == ST.OK or b.bs[j, B.STATUS] == ST.CONTROLLED):
                     if t < 0 or distance(view, i, j) < distance(view, i, t):
                         t = j
             if t < 0:
@@ -450,7 +384,7 @@ def take_turn(rng, b, sc, view, i):
             else:
                 move(rng, b, sc, view, i, t, False)
             return
-        if b.mono_used[i] == 0 and sc.chars[i, CF.S_MONOLOGUE] == MO.LOW_MP and b.mp[i] <= 2:
+        if b.bs[i, B.MONO_USED] == 0 and sc.chars[i, CF.S_MONOLOGUE] == MO.LOW_MP and b.bs[i, B.MP] <= 2:
             monologue(b, sc, i)
         # heal a hurt ally (or oneself) within near range
         for k in range(sc.abilities.shape[0]):
@@ -458,30 +392,30 @@ def take_turn(rng, b, sc, view, i):
                 best = -1
                 for j in range(n):
                     if sc.chars[j, CF.SIDE] == sc.chars[i, CF.SIDE] and distance(view, i, j) <= 1 \
-                            and (b.status[j] == ST.OK or b.status[j] == ST.FALLEN) \
-                            and b.hp[j] * 100 < sc.chars[j, CF.HP] * sc.chars[i, CF.S_HEAL_BELOW]:
-                        if best < 0 or b.hp[j] < b.hp[best]:
+                            and (b.bs[j, B.STATUS] == ST.OK or b.bs[j, B.STATUS] == ST.FALLEN) \
+                            and b.bs[j, B.HP] * 100 < sc.chars[j, CF.HP] * sc.chars[i, CF.S_HEAL_BELOW]:
+                        if best < 0 or b.bs[j, B.HP] < b.bs[best, B.HP]:
                             best = j
                 if best >= 0:
                     pay(rng, b, sc, i, sc.abilities[k, AF.COST])
                     h = sc.abilities[k, AF.FIXED]
                     if sc.abilities[k, AF.DICE] >= 0:
                         h += roll_dice_nb(rng, sc.dice[sc.abilities[k, AF.DICE]])
-                    b.hp[best] = min(b.hp[best] + max(h, 0), sc.chars[best, CF.HP])
-                    if b.hp[best] >= 1 and b.status[best] == ST.FALLEN:
-                        b.status[best] = ST.OK
+                    b.bs[best, B.HP] = min(b.bs[best, B.HP] + max(h, 0), sc.chars[best, CF.HP])
+                    if b.bs[best, B.HP] >= 1 and b.bs[best, B.STATUS] == ST.FALLEN:
+                        b.bs[best, B.STATUS] = ST.OK
                     return
         # reload an empty weapon
-        if sc.weapons[w, WF.AMMO] > 0 and b.ammo[i, b.equip[i]] == 0:
-            b.ammo[i, b.equip[i]] = sc.weapons[w, WF.AMMO]
+        if sc.weapons[w, WF.AMMO] > 0 and b.bs[i, B.AMMO0 + b.bs[i, B.EQUIP]] == 0:
+            b.bs[i, B.AMMO0 + b.bs[i, B.EQUIP]] = sc.weapons[w, WF.AMMO]
             if sc.weapons[w, WF.RELOAD_MAIN] == 1:
                 return
-            if b.sub_used[i] == 1:
+            if b.bs[i, B.SUB_USED] == 1:
                 return  # needs the sub action, which is gone: the main action reloads
-            b.sub_used[i] = 1
+            b.bs[i, B.SUB_USED] = 1
         cands = np.uint64(0)
         for j in range(n):
-            if sc.chars[j, CF.SIDE] != sc.chars[i, CF.SIDE] and (b.status[j] == ST.OK or b.status[j] == ST.CONTROLLED):
+            if sc.chars[j, CF.SIDE] != sc.chars[i, CF.SIDE] and (b.bs[j, B.STATUS] == ST.OK or b.bs[j, B.STATUS] == ST.CONTROLLED):
                 cands |= _bit(j)
         if cands == 0:
             return
@@ -489,12 +423,12 @@ def take_turn(rng, b, sc, view, i):
         if t < 0 or t >= n or not ((cands >> np.uint64(t)) & U1):
             raise ValueError("target strategy returned a non-candidate")
         band = min(distance(view, i, t), 3)
-        if not reach(sc, w, band) and b.sub_used[i] == 0:
+        if not reach(sc, w, band) and b.bs[i, B.SUB_USED] == 0:
             for s in range(sc.chars[i, CF.N_WEAPONS]):  # swap to a weapon that reaches (sub action)
                 ws = sc.char_weapons[i, s]
-                if reach(sc, ws, band) and not (sc.weapons[ws, WF.AMMO] > 0 and b.ammo[i, s] == 0):
-                    b.equip[i] = s
-                    b.sub_used[i] = 1
+                if reach(sc, ws, band) and not (sc.weapons[ws, WF.AMMO] > 0 and b.bs[i, B.AMMO0 + s] == 0):
+                    b.bs[i, B.EQUIP] = s
+                    b.bs[i, B.SUB_USED] = 1
                     w = ws
                     break
         if reach(sc, w, band):
@@ -514,7 +448,7 @@ def sides_able(b, sc):
     """Bit mask of sides with a member able to act."""
     m = 0
     for i in range(sc.chars.shape[0]):
-        if b.status[i] == ST.OK:
+        if b.bs[i, B.STATUS] == ST.OK:
             m |= 1 << sc.chars[i, CF.SIDE]
     return m
 
@@ -525,8 +459,9 @@ def play_chunk(key, start, count, S, out):
     owned = new_battle(n)
     b = unmanaged_battle(owned)
     sc = unmanaged_scenario(S)
-    view = View(sc, b.hp, b.mp, b.x, b.y, b.status, b.sub_used, b.equip, b.ammo, b.arm_dmg, b.info)
-    rng = np.zeros(4, np.uint64)
+    view = View(sc, b.bs, b.info)
+    rng_owned = np.zeros(4, np.uint64)
+    rng = unmanaged(rng_owned)
     nsides = sc.rules[RL.N_SIDES]
     first = sc.rules[RL.FIRST_SIDE]
     max_rounds = sc.rules[RL.MAX_ROUNDS]
@@ -542,7 +477,7 @@ def play_chunk(key, start, count, S, out):
                 break
             b.info[I_ROUND] = rnd
             for i in range(n):
-                b.sub_used[i] = 0
+                b.bs[i, B.SUB_USED] = 0
             for k in range(nsides):
                 side = (first + k) % nsides
                 for i in range(n):
@@ -561,10 +496,10 @@ def play_chunk(key, start, count, S, out):
                 if done:
                     break
             for i in range(n):
-                if b.mono_rounds[i] > 0:
-                    b.mono_rounds[i] -= 1
-                    if b.mono_rounds[i] == 0:
-                        b.mono_crits[i] = 0
+                if b.bs[i, B.MONO_ROUNDS] > 0:
+                    b.bs[i, B.MONO_ROUNDS] -= 1
+                    if b.bs[i, B.MONO_ROUNDS] == 0:
+                        b.bs[i, B.MONO_CRITS] = 0
         out.scalars[C_GAMES] += 1
         r = min(rnd, max_rounds + 1)
         out.scalars[C_ROUNDS] += min(rnd, max_rounds)
@@ -574,14 +509,15 @@ def play_chunk(key, start, count, S, out):
         else:
             out.scalars[C_DRAWS] += 1
         for i in range(n):
-            out.fell[i] += b.fell[i]
-            if b.status[i] == ST.LOST:
+            out.fell[i] += b.bs[i, B.FELL]
+            if b.bs[i, B.STATUS] == ST.LOST:
                 out.lost[i] += 1
-            if b.status[i] == ST.OK:
+            if b.bs[i, B.STATUS] == ST.OK:
                 out.survived[i] += 1
-            out.dealt[i] += b.dealt[i]
-            out.taken[i] += b.taken[i]
-    keep_alive(owned.hp)
+            out.dealt[i] += b.bs[i, B.DEALT]
+            out.taken[i] += b.bs[i, B.TAKEN]
+    keep_alive(owned.bs)
+    keep_alive(rng_owned)
 
 
 @nb.njit
@@ -589,7 +525,7 @@ def keep_alive(a):
     return a.shape[0]
 
 
-def chunk_kernel(target=builtin_target, reaction=builtin_reaction):
-    """The compiled (disk-cached) combat kernel for a target and a reaction strategy."""
-    return specialize(play_chunk, {"h_target": target, "h_reaction": reaction},
-                      companions=(damage, attack, take_turn))
+def chunk_kernel(target=None, reaction=None):
+    """The compiled (disk-cached) combat kernel, with optional user target/reaction plug-ins."""
+    return specialize(play_chunk, {"u_target": target or builtin_target, "u_reaction": reaction or builtin_reaction},
+                      companions=(h_target, h_reaction, damage, attack, take_turn))

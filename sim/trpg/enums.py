@@ -39,3 +39,9 @@ MO = _enum("MO", [m.upper() for m in MONOLOGUES])
 OUT = _enum("OUT", ("FAIL", "SUCCESS", "CRITICAL", "FUMBLE"))
 # character status
 ST = _enum("ST", ("OK", "FALLEN", "LOST", "CONTROLLED"))
+# Per-character battle state: one int64 table ``bs[n, B.*]`` (one array instead of twenty
+# keeps numba's per-array bookkeeping out of the hot loop).
+B = _enum("B", ("HP", "MP", "X", "Y", "STATUS", "SUB_USED", "EQUIP", "SKIP", "MONO_USED", "MONO_ROUNDS",
+                "MONO_CRITS", "SYM_PEN", "DEALT", "TAKEN", "FELL", "EXTRA", "AMMO0", "AMMO1", "AMMO2",
+                "AMMO3", "ARM0", "ARM1"))
+N_B = len(B)

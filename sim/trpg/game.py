@@ -47,7 +47,10 @@ def run(games: int, seed: int = 0, *, scenario: Scenario | None = None, path=Non
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise SimInputError(f"--games must be a positive integer, got {games!r}")
     scenario = scenario or resolve_scenario(path, sets)
-    kernel = chunk_kernel()
+    from strategies.trpg import load_plugin
+
+    hooks = {k: load_plugin(v, k) for k, v in (scenario.plugins or {}).items() if v}
+    kernel = chunk_kernel(hooks.get("target"), hooks.get("reaction"))
     key = run_key(seed, *spawn)
     S = scenario.nb
 

@@ -16,6 +16,7 @@ from sim.trpg.enums import (ABILITY_KINDS, KINDS, MONOLOGUES, MOVES, N_AF, N_CF,
 
 DATA = resources.files("sim.trpg") / "data"
 MAX_WEAPONS = 4
+PLUGIN = 100  # strategy code: "the bound user plug-in" (sim.trpg.combat_nb.PLUGIN)
 BANDS = ("zero", "near", "mid", "far")
 
 ScenarioNB = namedtuple("ScenarioNB", "chars skills weapons char_weapons abilities dice symptoms rules")
@@ -70,6 +71,7 @@ class Scenario:
     skill_names: list[str]
     weapon_ids: list[str]
     nb: Any
+    plugins: dict = None  # strategy kind -> "module:function" of a user plug-in
 
     @property
     def n(self) -> int:
@@ -167,6 +169,7 @@ def _compile(cfg: dict) -> Scenario:
     skills = np.zeros((n, 16), np.int64)
     cw = np.full((n, MAX_WEAPONS), -1, np.int64)
     abil: list[list[int]] = []
+    plugins: dict[str, str | None] = {"target": None, "reaction": None}
     for i, cid in enumerate(ids):
         c = chars[cid]
         where = f"characters.{cid}"
@@ -221,8 +224,16 @@ def _compile(cfg: dict) -> Scenario:
         bad = set(st) - set(_STRATEGY_DEFAULTS)
         if bad:
             raise SimInputError(f"{where}.strategy: unknown key(s) {', '.join(sorted(bad))}")
-        ct[i, CF.S_TARGET] = _choice(st["target"], f"{where}.strategy.target", TARGETS)
-        ct[i, CF.S_REACTION] = _choice(st["reaction"], f"{where}.strategy.reaction", REACTIONS)
+        for col, key, names in ((CF.S_TARGET, "target", TARGETS), (CF.S_REACTION, "reaction", REACTIONS)):
+            v = st[key]
+            if isinstance(v, str) and ":" in v:  # a user plug-in (module:function)
+                if plugins[key] not in (None, v):
+                    raise SimInputError(f"{where}.strategy.{key}: one {key} plug-in per scenario "
+                                        f"({plugins[key]!r} and {v!r} given)")
+                plugins[key] = v
+                ct[i, col] = PLUGIN
+            else:
+                ct[i, col] = _choice(v, f"{where}.strategy.{key}", names)
         thr = st["dodge_threshold"]
         if isinstance(thr, bool) or not isinstance(thr, (int, float)) or not 0 <= thr <= 1:
             raise SimInputError(f"{where}.strategy.dodge_threshold: a probability between 0 and 1")
@@ -267,7 +278,7 @@ def _compile(cfg: dict) -> Scenario:
         sy[k, 1] = _int(s.get("penalty", 0), f"symptoms.{k}.penalty", 0)
     at = np.array(abil, np.int64).reshape(-1, N_AF) if abil else np.zeros((0, N_AF), np.int64)
     nbs = ScenarioNB(ct, skills, wt, cw, at, dt, sy, rl)
-    return Scenario(cfg, ids, list(sides), skill_names, weapon_ids, nbs)
+    return Scenario(cfg, ids, list(sides), skill_names, weapon_ids, nbs, plugins)
 
 
 def resolve_scenario(path: str | Path | dict, sets: Iterable[str] = ()) -> Scenario:

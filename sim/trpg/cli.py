@@ -1,0 +1,118 @@
+"""``sim trpg …`` commands."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from sim.cli import clean_errors, emit_json
+from sim.core.output import manifest, write_tables
+from sim.core.progress import want_progress
+from sim.core.runner import DEFAULT_CHUNK
+from sim.errors import SimInputError
+from sim.trpg.cli_outside import app as outside_app
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+for cmd in outside_app.registered_commands:  # check, labour, sleep, growth
+    app.registered_commands.append(cmd)
+
+
+def _counts(games: int, threads: Optional[int], chunk_size: int) -> None:
+    if games < 1:
+        raise SimInputError(f"--games must be a positive integer, got {games}")
+    if threads is not None and threads < 1:
+        raise SimInputError(f"--threads must be >= 1, got {threads}")
+    if chunk_size < 1:
+        raise SimInputError(f"--chunk-size must be >= 1, got {chunk_size}")
+
+
+@app.command("run")
+@clean_errors
+def run_cmd(
+    scenario: Path = typer.Argument(..., help="Scenario TOML (sides, characters, weapons, rules)."),
+    games: int = typer.Option(100_000, "--games", "-n"),
+    seed: int = typer.Option(0, "--seed"),
+    sets: List[str] = typer.Option([], "--set", help="PATH=VALUE, e.g. characters.aoi.hp=20"),
+    out: Optional[Path] = typer.Option(None, "--out"),
+    as_json: bool = typer.Option(False, "--json"),
+    threads: Optional[int] = typer.Option(None, "--threads"),
+    chunk_size: int = typer.Option(DEFAULT_CHUNK, "--chunk-size"),
+):
+    """Play GAMES combats: each side's win rate with 95% CI, draws, rounds, per-character fates."""
+    from sim.trpg.game import run
+    from sim.trpg.sheets import resolve_scenario
+
+    _counts(games, threads, chunk_size)
+    sc = resolve_scenario(scenario, sets)
+    res = run(games, seed, scenario=sc, threads=threads, chunk_size=chunk_size,
+              progress=want_progress(games, as_json))
+    if out is not None:
+        write_tables(out, res.tables, manifest("trpg", sc.config, seed, {
+            "games": games, "command": "sim trpg run", "scenario_file": str(scenario)}))
+    if as_json:
+        emit_json(res.to_json())
+        return
+    con = Console()
+    s = res.summary.row(0, named=True)
+    con.print(f"[bold]TRPG[/bold] — {s['scenario']}: {s['games']:,} combats, seed {seed}; draws "
+              f"{s['draw_rate']:.4f}; mean rounds {s['mean_rounds']:.2f}; {s['games_per_second']:,.0f} combats/s")
+    t = Table(title="win rate per side")
+    for c in ("side", "win rate", "95% CI"):
+        t.add_column(c, justify="left" if c == "side" else "right")
+    for r in res.tables["sides"].iter_rows(named=True):
+        t.add_row(r["side"], f"{r['win_rate']:.4f}", f"{r['ci_low']:.4f} – {r['ci_high']:.4f}")
+    con.print(t)
+    t = Table(title="per character (per combat)")
+    cols = res.tables["characters"].columns
+    for c in cols:
+        t.add_column(c, justify="left" if c in ("character", "side") else "right")
+    for r in res.tables["characters"].iter_rows(named=True):
+        t.add_row(*[r[c] if c in ("character", "side") else f"{r[c]:.3f}" for c in cols])
+    con.print(t)
+    if out is not None:
+        con.print(f"parquet tables and manifest written to [bold]{out}[/bold]")
+
+
+@app.command("matrix")
+@clean_errors
+def matrix_cmd(
+    builds: Path = typer.Argument(..., help="TOML with one [builds.NAME] character sheet per build."),
+    games: int = typer.Option(20_000, "--games", "-n", help="Games per pair and first-move order."),
+    seed: int = typer.Option(0, "--seed"),
+    sets: List[str] = typer.Option([], "--set"),
+    out: Optional[Path] = typer.Option(None, "--out"),
+    as_json: bool = typer.Option(False, "--json"),
+    threads: Optional[int] = typer.Option(None, "--threads"),
+):
+    """Every pair of builds plays both ways; the win-rate matrix, overall rates, top rivals."""
+    from sim.trpg.matrix import matchup_matrix
+
+    _counts(games, threads, DEFAULT_CHUNK)
+    tables = matchup_matrix(builds, games, seed, sets, threads)
+    if out is not None:
+        write_tables(out, tables, manifest("trpg", {"builds_file": str(builds)}, seed, {
+            "games_per_pair_order": games, "command": "sim trpg matrix"}))
+    if as_json:
+        emit_json({k: v.to_dicts() for k, v in tables.items() if k != "games"})
+        return
+    con = Console()
+    m = tables["matrix"]
+    names = tables["overall"]["build"].to_list()
+    t = Table(title=f"win rate of the row build against the column build ({2 * games:,} games per pair)")
+    t.add_column("build")
+    for n in names:
+        t.add_column(n, justify="right")
+    lookup = {(r["build"], r["opponent"]): r["win_rate"] for r in m.iter_rows(named=True)}
+    for a in names:
+        t.add_row(a, *["—" if a == b else f"{lookup[(a, b)]:.3f}" for b in names])
+    con.print(t)
+    t = Table(title="overall")
+    for c in ("build", "win rate", "95% CI", "top rivals"):
+        t.add_column(c)
+    riv = {r["build"]: ", ".join(r["top_rivals"]) for r in tables["rivals"].iter_rows(named=True)}
+    for r in tables["overall"].iter_rows(named=True):
+        t.add_row(r["build"], f"{r['win_rate']:.4f}", f"{r['ci_low']:.4f} – {r['ci_high']:.4f}", riv[r["build"]])
+    con.print(t)
