@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from sim.cli import clean_errors, emit_json
+from sim.core.cliutil import clean_errors, emit_json
 from sim.errors import SimInputError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)

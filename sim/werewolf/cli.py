@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from sim.cli import clean_errors, emit_json
+from sim.core.cliutil import clean_errors, emit_json
 from sim.core.output import manifest, write_tables
 from sim.core.progress import want_progress
 from sim.core.runner import DEFAULT_CHUNK
