@@ -389,7 +389,8 @@ def play_chunk(key, start, count, R, out):
                             raise ValueError("witch: can only eliminate a living other")
                         leave(alive_a, out_how, out_day, role_of, masks, table, rng, _bit(t), How.WITCH, day)
                         win = winner(alive_a[0], masks, var)
-                        ev = Ev.WITCH
+                        if win != W.NONE:
+                            ev = Ev.WITCH
                     elif act == WITCH_REVIVE:
                         if t >= n or t == wi or has(alive_a[0], t):
                             raise ValueError("witch: can only revive an out participant")
@@ -397,7 +398,8 @@ def play_chunk(key, start, count, R, out):
                         out_how[t] = How.ALIVE
                         revived[t] += 1
                         win = winner(alive_a[0], masks, var)
-                        ev = Ev.REVIVE
+                        if win != W.NONE:
+                            ev = Ev.REVIVE
                 if win != W.NONE:
                     break
             night_first = False
@@ -413,7 +415,7 @@ def play_chunk(key, start, count, R, out):
                 info[I.PALADIN_LAST] = pal_last[pl]
                 m = v_protect(rng, view_of(st, R, pl))
                 if (m & ~(alive_a[0] & ~_bit(pl))) or popcount(m) > table[role_of[pl], RF.PROTECT] \
-                        or (m != 0 and np.int64(m) == pal_last[pl]):
+                        or (popcount(m) >= 2 and np.int64(m) == pal_last[pl]):
                     raise ValueError("paladin: illegal protection")
                 protected |= m
                 pal_last[pl] = np.int64(m)
@@ -438,7 +440,7 @@ def play_chunk(key, start, count, R, out):
             sc[C_WOLVES] += 1
         else:
             sc[C_DRAWS] += 1
-        d = min(day, max_days + 1)
+        d = min(day, max_days)  # a draw played max_days days
         sc[C_DAYS] += d
         out.days_hist[d] += 1
         out.end[win, ev] += 1

@@ -52,11 +52,11 @@ def random_protect(rng, view):
     avail = others_alive(view)
     k = min(view.rules.table[view.info[I.MY_ROLE], RF.PROTECT], popcount(avail))
     last = np.uint64(view.info[I.PALADIN_LAST])
-    if k == popcount(avail) and avail == last and k > 0:
+    if k >= 2 and k == popcount(avail) and avail == last:
         k -= 1  # the only full set is last night's: protect one fewer
     while True:
         m = random_subset(rng, avail, k)
-        if m != last or m == 0:
+        if m != last or k < 2:  # the rule forbids repeating a set of two or more
             return m
 
 

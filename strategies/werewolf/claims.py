@@ -111,7 +111,7 @@ def village_protect(rng, view):
     while popcount(m) > k:
         m &= m - U1
     m |= random_subset(rng, avail & ~m, k - popcount(m))
-    if m == last and m != 0:
+    if m == last and popcount(m) >= 2:
         return random_protect(rng, view)
     return m
 

@@ -1,0 +1,140 @@
+"""The `sim trpg` CLI: run, --json, --out, matrix, outside-combat commands, bad sheets → exit 2."""
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from sim.cli import app
+
+runner = CliRunner()
+DATA = Path(__file__).resolve().parents[1] / "sim" / "trpg" / "data"
+ALLEY = str(DATA / "scenarios" / "alley.toml")
+SQUAD = str(DATA / "scenarios" / "squad.toml")
+
+
+def invoke(*args):
+    return runner.invoke(app, list(args))
+
+
+def test_run_prints_tables():
+    r = invoke("trpg", "run", ALLEY, "--games", "2000", "--seed", "1")
+    assert r.exit_code == 0, r.output
+    assert "win rate per side" in r.output and "per character" in r.output
+
+
+def test_json_fields_and_consistency():
+    r = invoke("trpg", "run", SQUAD, "--games", "3000", "--seed", "2", "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    for k in ("games", "wins", "win_rate", "ci_low", "ci_high", "draws", "mean_rounds", "games_per_second"):
+        assert k in d
+    assert set(d["wins"]) == {"players", "gang"}
+    assert sum(d["wins"].values()) + d["draws"] == 3000
+    for side in d["wins"]:
+        assert d["ci_low"][side] <= d["win_rate"][side] <= d["ci_high"][side]
+    assert d["mean_rounds"] >= 1
+
+
+def test_seed_reproducible_across_threads_and_chunks():
+    strip = lambda d: {k: v for k, v in d.items() if k not in ("games_per_second", "seconds")}  # noqa: E731
+    a = json.loads(invoke("trpg", "run", ALLEY, "--games", "2000", "--seed", "5", "--json").stdout)
+    b = json.loads(invoke("trpg", "run", ALLEY, "--games", "2000", "--seed", "5", "--json", "--threads", "1",
+                          "--chunk-size", "33").stdout)
+    c = json.loads(invoke("trpg", "run", ALLEY, "--games", "2000", "--seed", "6", "--json").stdout)
+    assert strip(a) == strip(b)
+    assert strip(a) != strip(c)
+
+
+def test_set_changes_the_fight():
+    weak = json.loads(invoke("trpg", "run", ALLEY, "--games", "4000", "--json").stdout)
+    strong = json.loads(invoke("trpg", "run", ALLEY, "--games", "4000", "--json",
+                               "--set", "characters.aoi.hp=60", "--set", "characters.ren.hp=60").stdout)
+    assert strong["win_rate"]["players"] > weak["win_rate"]["players"] + 0.2
+
+
+def test_first_side_swap_matters_in_a_duel(tmp_path):
+    duel = tmp_path / "duel.toml"
+    duel.write_text("""
+[scenario]
+sides = ["a", "b"]
+first = "a"
+[characters.x]
+side = "a"
+hp = 2
+skills = { melee = 30 }
+weapons = ["bat"]
+strategy = { reaction = "none" }
+[characters.y]
+side = "b"
+hp = 2
+skills = { melee = 30 }
+weapons = ["bat"]
+strategy = { reaction = "none" }
+""")
+    a = json.loads(invoke("trpg", "run", str(duel), "--games", "4000", "--json").stdout)
+    b = json.loads(invoke("trpg", "run", str(duel), "--games", "4000", "--json", "--set", "scenario.first=b").stdout)
+    # 2d6 >= 2 always fells 2 HP: whoever swings first wins unless it fumbles (1/216)
+    assert a["win_rate"]["a"] > 0.98 and b["win_rate"]["b"] > 0.98
+
+
+def test_out_writes_parquet_and_manifest(tmp_path):
+    out = tmp_path / "o"
+    r = invoke("trpg", "run", ALLEY, "--games", "1500", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    assert pl.read_parquet(out / "sides.parquet")["side"].to_list() == ["players", "kaii"]
+    assert pl.read_parquet(out / "characters.parquet").height == 4
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["game"] == "trpg" and m["config"]["characters"]["aoi"]["hp"] == 14
+
+
+def test_matrix_both_ways(tmp_path):
+    r = invoke("trpg", "matrix", str(DATA / "builds.toml"), "--games", "800", "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    m = {(x["build"], x["opponent"]): x for x in d["matrix"]}
+    assert len(m) == 4 * 3
+    for (a, b), x in m.items():
+        assert x["games"] == 1600  # both first-move orders
+        # a's wins against b plus b's wins against a never exceed the games played
+        assert x["wins"] + m[(b, a)]["wins"] <= 1600
+    assert {x["build"] for x in d["overall"]} == {"brawler", "gunslinger", "dodger", "tank"}
+    assert all(len(x["top_rivals"]) == 3 for x in d["rivals"])
+
+
+def test_outside_commands():
+    r = invoke("trpg", "check", "--target", "10", "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["probabilities"]["success"]["exact"] == "1/2"
+    assert invoke("trpg", "labour", "--skill", "11", "--json").exit_code == 0
+    assert invoke("trpg", "sleep", "--awake", "21", "--slept", "0", "--json").exit_code == 0
+
+
+def _bad(args, match, tmp_path=None):
+    r = invoke("trpg", *args)
+    assert r.exit_code == 2, r.output
+    err = r.stderr.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error:") and match in err[0], r.stderr
+
+
+def test_bad_sheets_exit_2(tmp_path):
+    _bad(["run", ALLEY, "--set", "characters.aoi.hp=-1"], "characters.aoi.hp")
+    cooking = tmp_path / "cooking.toml"
+    cooking.write_text(Path(ALLEY).read_text().replace("perception = 11", "cooking = 11"))
+    _bad(["run", str(cooking)], "unknown skill 'cooking'")
+    _bad(["run", ALLEY, "--set", "weapons.knife.dice=2x6"], "weapons.knife.dice")
+    _bad(["run", ALLEY, "--set", "characters.aoi.strategy.target=telepathy"], "strategy.target")
+    _bad(["run", ALLEY, "--set", "characters.aoi.strategy.target=nowhere.mod:f"], "cannot import")
+    _bad(["run", ALLEY, "--set", "characters.aoi.weapons=[\"lightsaber\"]"], "unknown weapon 'lightsaber'")
+    _bad(["run", ALLEY, "--set", "characters.aoi.side=aliens"], "unknown side 'aliens'")
+    _bad(["run", ALLEY, "--games", "0"], "--games must be a positive integer")
+    _bad(["run", str(tmp_path / "missing.toml")], "no such file")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[scenario\n")
+    _bad(["run", str(bad)], "malformed TOML")
+
+
+def test_bad_input_writes_nothing(tmp_path):
+    out = tmp_path / "none"
+    r = invoke("trpg", "run", ALLEY, "--out", str(out), "--set", "characters.aoi.hp=0")
+    assert r.exit_code == 2 and not out.exists()
