@@ -18,6 +18,8 @@ install: $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/sim looper run --games 200000 --seed 1 --out demo-out/looper
+	$(BIN)/sim werewolf run --games 1000000 --seed 1 --out demo-out/werewolf
+	$(BIN)/sim trpg run sim/trpg/data/scenarios/alley.toml --games 100000 --seed 1 --out demo-out/trpg
 
 # Second pass: the kernels run as plain Python under NUMBA_DISABLE_JIT (coverage, debugging).
 NOJIT_TESTS := tests/test_looper_golden.py tests/test_core.py
@@ -29,6 +31,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_looper.py
 	$(BIN)/python benchmarks/bench_werewolf.py
+	$(BIN)/python benchmarks/bench_trpg.py
 
 clean:
 	rm -rf $(VENV) demo-out
