@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import typer
 
-from sim.core.cliutil import clean_errors, emit_json, fail  # noqa: F401  (re-exported)
 
 app = typer.Typer(
     help="Monte Carlo balance analysis for Looper, Werewolf and the 3d6 TRPG.",

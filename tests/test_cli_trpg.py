@@ -3,7 +3,6 @@ import json
 from pathlib import Path
 
 import polars as pl
-import pytest
 from typer.testing import CliRunner
 
 from sim.cli import app

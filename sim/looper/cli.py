@@ -12,7 +12,7 @@ from sim.core.cliutil import clean_errors, emit_json
 from sim.core.output import manifest, write_tables
 from sim.core.progress import want_progress
 from sim.core.runner import DEFAULT_CHUNK
-from sim.errors import SimInputError
+from sim.core.validate import check_run_counts
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 
@@ -43,12 +43,7 @@ def run_cmd(
     """Play GAMES whole games and report the player's win rate, deaths and key-person survival."""
     from sim.looper.game import resolve_roster, run
 
-    if games < 1:
-        raise SimInputError(f"--games must be a positive integer, got {games}")
-    if threads is not None and threads < 1:
-        raise SimInputError(f"--threads must be >= 1, got {threads}")
-    if chunk_size < 1:
-        raise SimInputError(f"--chunk-size must be >= 1, got {chunk_size}")
+    check_run_counts(games, threads, chunk_size)
     extra_sets = list(sets)
     if protagonist_location is not None:
         extra_sets.append(f"protagonist.location={protagonist_location}")

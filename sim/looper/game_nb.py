@@ -13,7 +13,6 @@ player knows (rules, initial layout, its own moves, announcements, loop ends).
 """
 from collections import namedtuple
 
-import numba as nb
 import numpy as np
 
 from sim.core.bits import lowest

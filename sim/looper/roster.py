@@ -18,6 +18,7 @@ import numba as nb
 import numpy as np
 
 from sim.core.config import deep_merge, load_toml, set_path, split_assignment
+from sim.core.validate import bool_at, int_at as _int
 from sim.errors import SimInputError
 from sim.looper.enums import KIND_NAMES, N_FIELDS, N_INFO, SCHEMA, F, I, Kind, M
 
@@ -122,14 +123,6 @@ class Roster:
         if location is not None:
             cfg["protagonist"]["location"] = location
         return compile_roster(cfg)
-
-
-def _int(v: Any, where: str, lo: int | None = None) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise SimInputError(f"{where}: expected an integer, got {v!r}")
-    if lo is not None and v < lo:
-        raise SimInputError(f"{where}: must be >= {lo}, got {v}")
-    return v
 
 
 def _str_list(v: Any, where: str) -> list[str]:
@@ -242,9 +235,7 @@ def _compile(cfg: dict) -> Roster:
         if guest_day[d] >= 0:
             raise SimInputError(f"rules.guest_move_days: day {d} given twice")
         guest_day[d] = k
-    must_name = rules.get("must_name_key_person", False)
-    if not isinstance(must_name, bool):
-        raise SimInputError("rules.must_name_key_person: expected true or false")
+    must_name = bool_at(rules.get("must_name_key_person", False), "rules.must_name_key_person")
     extra = set(rules) - {"max_loops", "days_per_loop", "player_moves_per_day", "permanent_moves",
                           "guest_move_days", "must_name_key_person", "wrong_name_ends_game"}
     if extra:
@@ -297,9 +288,7 @@ def _effect_row(actor: int, eff: Any, where: str, loc, amask, char) -> list[int]
         elif k == "threshold":
             row[F.THRESHOLD] = _int(v, w)
         elif k == "include_self":
-            if not isinstance(v, bool):
-                raise SimInputError(f"{w}: expected true or false")
-            row[F.INCLUDE_SELF] = int(v)
+            row[F.INCLUDE_SELF] = int(bool_at(v, w))
         elif k == "location":
             row[F.LOCATION] = -1 if v == "" else loc(v, w)
         elif k in ("other", "victim", "rule_of"):

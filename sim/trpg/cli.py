@@ -12,21 +12,12 @@ from sim.core.cliutil import clean_errors, emit_json
 from sim.core.output import manifest, write_tables
 from sim.core.progress import want_progress
 from sim.core.runner import DEFAULT_CHUNK
-from sim.errors import SimInputError
+from sim.core.validate import check_run_counts
 from sim.trpg.cli_outside import app as outside_app
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 for cmd in outside_app.registered_commands:  # check, labour, sleep, growth
     app.registered_commands.append(cmd)
-
-
-def _counts(games: int, threads: Optional[int], chunk_size: int) -> None:
-    if games < 1:
-        raise SimInputError(f"--games must be a positive integer, got {games}")
-    if threads is not None and threads < 1:
-        raise SimInputError(f"--threads must be >= 1, got {threads}")
-    if chunk_size < 1:
-        raise SimInputError(f"--chunk-size must be >= 1, got {chunk_size}")
 
 
 @app.command("run")
@@ -45,7 +36,7 @@ def run_cmd(
     from sim.trpg.game import run
     from sim.trpg.sheets import resolve_scenario
 
-    _counts(games, threads, chunk_size)
+    check_run_counts(games, threads, chunk_size)
     sc = resolve_scenario(scenario, sets)
     res = run(games, seed, scenario=sc, threads=threads, chunk_size=chunk_size,
               progress=want_progress(games, as_json))
@@ -90,7 +81,7 @@ def matrix_cmd(
     """Every pair of builds plays both ways; the win-rate matrix, overall rates, top rivals."""
     from sim.trpg.matrix import matchup_matrix
 
-    _counts(games, threads, DEFAULT_CHUNK)
+    check_run_counts(games, threads, DEFAULT_CHUNK)
     tables = matchup_matrix(builds, games, seed, sets, threads)
     if out is not None:
         write_tables(out, tables, manifest("trpg", {"builds_file": str(builds)}, seed, {

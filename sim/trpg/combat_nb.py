@@ -18,7 +18,6 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from sim.core.bits import lowest
 from sim.core.kernels import specialize
 from sim.core.nrt import unmanaged
 from sim.core.rng import choose_bit, randint, seed_stream

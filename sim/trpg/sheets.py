@@ -10,6 +10,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from sim.core.config import deep_merge, load_toml, set_path, split_assignment
+from sim.core.validate import bool_at as _bool, choice_at as _choice, int_at as _int
 from sim.errors import SimInputError
 from sim.trpg.enums import (ABILITY_KINDS, KINDS, MONOLOGUES, MOVES, N_AF, N_CF, N_RL, N_WF, REACTIONS,
                             TARGETS, AF, CF, RL, WF)
@@ -38,29 +39,6 @@ def build_config(scenario: str | Path | dict, sets: Iterable[str] = ()) -> dict:
         path, value = split_assignment(item)
         set_path(cfg, path, value)
     return cfg
-
-
-def _int(v: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise SimInputError(f"{where}: expected an integer, got {v!r}")
-    if lo is not None and v < lo:
-        raise SimInputError(f"{where}: must be >= {lo}, got {v}")
-    if hi is not None and v > hi:
-        raise SimInputError(f"{where}: must be <= {hi}, got {v}")
-    return v
-
-
-def _choice(v: Any, where: str, options: Iterable[str]) -> int:
-    options = list(options)
-    if v not in options:
-        raise SimInputError(f"{where}: expected one of {', '.join(options)}, got {v!r}")
-    return options.index(v)
-
-
-def _bool(v: Any, where: str) -> bool:
-    if not isinstance(v, bool):
-        raise SimInputError(f"{where}: expected true or false, got {v!r}")
-    return v
 
 
 @dataclass

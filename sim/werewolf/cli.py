@@ -12,20 +12,12 @@ from sim.core.cliutil import clean_errors, emit_json
 from sim.core.output import manifest, write_tables
 from sim.core.progress import want_progress
 from sim.core.runner import DEFAULT_CHUNK
+from sim.core.validate import check_run_counts
 from sim.errors import SimInputError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 
 ROLES_HELP = "Composition, e.g. fenrir,hati,accomplice,seer,medium,paladin,witch,villager*5 (default: R-1)"
-
-
-def _check_counts(games: int, threads: Optional[int], chunk_size: int) -> None:
-    if games < 1:
-        raise SimInputError(f"--games must be a positive integer, got {games}")
-    if threads is not None and threads < 1:
-        raise SimInputError(f"--threads must be >= 1, got {threads}")
-    if chunk_size < 1:
-        raise SimInputError(f"--chunk-size must be >= 1, got {chunk_size}")
 
 
 @app.command("run")
@@ -47,7 +39,7 @@ def run_cmd(
     from sim.werewolf.game import run
     from sim.werewolf.roles import resolve_setup
 
-    _check_counts(games, threads, chunk_size)
+    check_run_counts(games, threads, chunk_size)
     setup = resolve_setup(config, sets, roles)
     res = run(games, seed, village=village, wolves=wolves, setup=setup, threads=threads,
               chunk_size=chunk_size, progress=want_progress(games, as_json))
@@ -100,7 +92,7 @@ def loo_cmd(
     from sim.werewolf.game import leave_one_out
     from sim.werewolf.roles import resolve_setup
 
-    _check_counts(games, threads, DEFAULT_CHUNK)
+    check_run_counts(games, threads, DEFAULT_CHUNK)
     setup = resolve_setup(config, sets, roles)
     df = leave_one_out(games, seed, setup=setup, village=village, wolves=wolves, threads=threads)
     if out is not None:

@@ -248,7 +248,6 @@ def play_chunk(key, start, count, R, out):
     claim_role = st.claim_role
     claim_res = st.claim_res
     know = st.know
-    mem = st.mem
     info = st.info
     votes = st.votes
     hati_last = st.hati_last

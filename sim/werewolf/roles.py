@@ -11,6 +11,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from sim.core.config import deep_merge, load_toml, set_path, split_assignment
+from sim.core.validate import bool_at as _bool, choice_at, int_at as _int
 from sim.errors import SimInputError
 from sim.werewolf.enums import ABILITIES, N_RF, VOTE_RULES, RF, V
 
@@ -87,23 +88,8 @@ class Setup:
         return ",".join(parts)
 
 
-def _bool(v: Any, where: str) -> bool:
-    if not isinstance(v, bool):
-        raise SimInputError(f"{where}: expected true or false, got {v!r}")
-    return v
-
-
-def _int(v: Any, where: str, lo: int) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-        raise SimInputError(f"{where}: expected an integer >= {lo}, got {v!r}")
-    return v
-
-
 def _choice(v: Any, where: str, options: Iterable[str]) -> str:
-    options = list(options)
-    if v not in options:
-        raise SimInputError(f"{where}: expected one of {', '.join(options)}, got {v!r}")
-    return v
+    return list(options)[choice_at(v, where, options)]
 
 
 def compile_setup(cfg: dict) -> Setup:

@@ -19,8 +19,10 @@ from __future__ import annotations
 import importlib
 
 from sim.errors import SimInputError
-from sim.trpg.enums import REACTIONS, TARGETS  # noqa: F401  (the built-in names)
+from sim.trpg.enums import REACTIONS, TARGETS
 from strategies.trpg.builtin import builtin_reaction, builtin_target
+
+__all__ = ["BUILTIN", "REACTIONS", "TARGETS", "load_plugin"]
 
 BUILTIN = {"target": builtin_target, "reaction": builtin_reaction}
 

@@ -11,7 +11,7 @@ participant; wolves vote for reported-village participants, else anyone outside 
 import numba as nb
 import numpy as np
 
-from sim.core.bits import lowest, popcount
+from sim.core.bits import popcount
 from sim.core.rng import choose_bit
 from sim.werewolf.enums import CLAIM_SEER, WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_REVIVE, Ab, I, RF
 from strategies.werewolf.basic import others_alive, random_protect, random_subset

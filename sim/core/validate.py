@@ -1,0 +1,40 @@
+"""Checks of designer data: each failure is one SimInputError naming the TOML path."""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from sim.errors import SimInputError
+
+
+def int_at(v: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise SimInputError(f"{where}: expected an integer, got {v!r}")
+    if lo is not None and v < lo:
+        raise SimInputError(f"{where}: must be >= {lo}, got {v}")
+    if hi is not None and v > hi:
+        raise SimInputError(f"{where}: must be <= {hi}, got {v}")
+    return v
+
+
+def bool_at(v: Any, where: str) -> bool:
+    if not isinstance(v, bool):
+        raise SimInputError(f"{where}: expected true or false, got {v!r}")
+    return v
+
+
+def choice_at(v: Any, where: str, options: Iterable[str]) -> int:
+    """The index of ``v`` among ``options``."""
+    options = list(options)
+    if v not in options:
+        raise SimInputError(f"{where}: expected one of {', '.join(options)}, got {v!r}")
+    return options.index(v)
+
+
+def check_run_counts(games: int, threads: int | None = None, chunk_size: int = 1) -> None:
+    """The CLI's --games / --threads / --chunk-size."""
+    if games < 1:
+        raise SimInputError(f"--games must be a positive integer, got {games}")
+    if threads is not None and threads < 1:
+        raise SimInputError(f"--threads must be >= 1, got {threads}")
+    if chunk_size < 1:
+        raise SimInputError(f"--chunk-size must be >= 1, got {chunk_size}")
