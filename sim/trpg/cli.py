@@ -13,11 +13,12 @@ from sim.core.output import manifest, write_tables
 from sim.core.progress import want_progress
 from sim.core.runner import DEFAULT_CHUNK
 from sim.core.validate import check_run_counts
+from sim.trpg.cli_exact import app as exact_app
 from sim.trpg.cli_outside import app as outside_app
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
-for cmd in outside_app.registered_commands:  # check, labour, sleep, growth
-    app.registered_commands.append(cmd)
+for sub in (outside_app, exact_app):  # check, labour, sleep, growth; exact
+    app.registered_commands.extend(sub.registered_commands)
 
 
 @app.command("run")
