@@ -7,7 +7,7 @@ hooks through module globals (``p_move``, ``w_choose`` …). :func:`specialize` 
 small module per combination of hooks into the kernel cache directory: it copies the
 template's globals, binds the hooks, and re-declares the template with
 ``@njit(cache=True)``. The file's name hashes the template source, the hooks' byte code
-and the modification times of the project's sources, so an edit recompiles and an
+and the contents of the project's kernel sources, so an edit recompiles and an
 unchanged combination loads from numba's cache in milliseconds.
 
 Only such stamped kernels and true leaf functions use ``cache=True``: numba's own cache
@@ -41,12 +41,20 @@ def kernel_dir() -> Path:
     return p
 
 
+_KERNEL_MARKERS = (b"njit", b"intrinsic", b"namedtuple")
+
+
 def _sources_stamp() -> str:
+    """Modification stamp of every project source a kernel can depend on: files with
+    jitted functions, intrinsics or the namedtuple constants kernels fold in. Editing
+    a CLI or a report does not recompile the games."""
     h = hashlib.sha256()
     for root in _ROOTS:
         for f in sorted(root.rglob("*.py")):
-            st = f.stat()
-            h.update(f"{f}:{st.st_mtime_ns}:{st.st_size}".encode())
+            data = f.read_bytes()
+            if any(m in data for m in _KERNEL_MARKERS):
+                h.update(str(f.relative_to(root.parent)).encode())
+                h.update(hashlib.sha256(data).digest())
     return h.hexdigest()
 
 
