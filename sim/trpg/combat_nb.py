@@ -97,6 +97,7 @@ def reset_battle(b, sc):
         b.bs[i, B.X] = sc.chars[i, CF.X]
         b.bs[i, B.Y] = sc.chars[i, CF.Y]
         b.bs[i, B.STATUS] = ST.OK
+        b.bs[i, B.CTRL] = 0
         b.bs[i, B.SUB_USED] = 0
         b.bs[i, B.EQUIP] = 0
         for s in range(MAX_WEAPONS):
@@ -156,8 +157,8 @@ def lose_mp(rng, b, sc, i, amount):
             if r <= sc.symptoms[k, 0]:
                 b.bs[i, B.SYM_PEN] = sc.symptoms[k, 1]
                 break
-        if r <= sc.chars[i, CF.SP] // 5 and b.bs[i, B.STATUS] == ST.OK:
-            b.bs[i, B.STATUS] = ST.CONTROLLED
+        if r <= sc.chars[i, CF.SP] // 5 and b.bs[i, B.STATUS] != ST.LOST:
+            b.bs[i, B.CTRL] = 1  # until MP >= 1, fallen or not (R-11)
 
 
 @nb.njit(inline="always")
@@ -175,8 +176,7 @@ def monologue(b, sc, i):
     b.bs[i, B.MONO_ROUNDS] = 3
     b.bs[i, B.MONO_CRITS] = 3
     b.bs[i, B.SYM_PEN] = 0
-    if b.bs[i, B.STATUS] == ST.CONTROLLED:
-        b.bs[i, B.STATUS] = ST.OK
+    b.bs[i, B.CTRL] = 0
 
 
 @nb.njit(inline="always")
@@ -186,7 +186,7 @@ def reach(sc, w, band):
 
 @nb.njit(inline="always")
 def fall_if_down(b, i):
-    if b.bs[i, B.HP] <= 0 and (b.bs[i, B.STATUS] == ST.OK or b.bs[i, B.STATUS] == ST.CONTROLLED):
+    if b.bs[i, B.HP] <= 0 and b.bs[i, B.STATUS] == ST.OK:
         b.bs[i, B.STATUS] = ST.FALLEN
         b.bs[i, B.FELL] = 1
 
@@ -198,7 +198,7 @@ def damage(rng, b, sc, view, attacker, d, w, crit, covered, allow_reaction):
     guard = 0  # 0 none, 1 last digit to 0 (arm or ranged weapon), 2 melee weapon roll
     guard_arm = -1
     guard_roll_dice = -1
-    if allow_reaction and b.bs[d, B.SUB_USED] == 0 and b.bs[d, B.STATUS] == ST.OK:
+    if allow_reaction and b.bs[d, B.SUB_USED] == 0 and can_act(b, d):
         r = h_reaction(rng, view, d, attacker, not covered)
         if r == 1 and not covered:  # R-8: a coverer never dodges
             b.bs[d, B.SUB_USED] = 1
@@ -212,13 +212,13 @@ def damage(rng, b, sc, view, attacker, d, w, crit, covered, allow_reaction):
             if physical:
                 for s in range(sc.chars[d, CF.N_WEAPONS]):
                     ww = sc.char_weapons[d, s]
-                    if sc.weapons[ww, WF.KIND] == K.MELEE and guard == 0:
+                    if sc.weapons[ww, WF.KIND] == K.MELEE and sc.weapons[ww, WF.BODY] == 0 and guard == 0:
                         guard = 2
                         guard_roll_dice = sc.weapons[ww, WF.DICE]
                 if guard == 0:
                     for s in range(sc.chars[d, CF.N_WEAPONS]):
                         ww = sc.char_weapons[d, s]
-                        if sc.weapons[ww, WF.KIND] != K.MELEE:
+                        if sc.weapons[ww, WF.KIND] != K.MELEE and sc.weapons[ww, WF.BODY] == 0:
                             guard = 1
             if guard == 0:
                 parts = sc.chars[d, CF.GUARD_PARTS]
@@ -297,7 +297,7 @@ def attack(rng, b, sc, view, i, t, w):
             n = sc.chars.shape[0]
             allies = np.uint64(0)
             for a in range(n):
-                if a != i and sc.chars[a, CF.SIDE] == sc.chars[i, CF.SIDE] and b.bs[a, B.STATUS] == ST.OK \
+                if a != i and sc.chars[a, CF.SIDE] == sc.chars[i, CF.SIDE] and can_act(b, a) \
                         and reach(sc, w, min(distance(view, i, a), 3)):
                     allies |= _bit(a)
             if allies:
@@ -312,9 +312,11 @@ def attack(rng, b, sc, view, i, t, w):
     covered = False
     n = sc.chars.shape[0]
     for a in range(n):
-        if a != t and a != i and sc.chars[a, CF.SIDE] == sc.chars[t, CF.SIDE] and b.bs[a, B.STATUS] == ST.OK \
+        if a != t and a != i and sc.chars[a, CF.SIDE] == sc.chars[t, CF.SIDE] and can_act(b, a) \
                 and sc.chars[a, CF.S_COVER] == 1 and distance(view, a, t) <= 1:
             oc2 = check(rng, b, sc, a, sc.chars[a, CF.ATHLETICS], base_penalty(b, sc, a))
+            if oc2 == OUT.FUMBLE and sc.rules[RL.FUMBLE_ALLY] == 0:
+                b.bs[a, B.SKIP] += 1  # R-3
             if oc2 == OUT.SUCCESS or oc2 == OUT.CRITICAL:
                 d = a
                 covered = True
@@ -341,12 +343,32 @@ def move(rng, b, sc, view, i, t, away):
     oc = check(rng, b, sc, i, sc.chars[i, CF.ATHLETICS], base_penalty(b, sc, i))
     if oc == OUT.FAIL or oc == OUT.FUMBLE:
         b.bs[i, B.SUB_USED] = 1
+    if oc == OUT.FUMBLE and sc.rules[RL.FUMBLE_ALLY] == 0:
+        b.bs[i, B.SKIP] += 1  # R-3
     step_toward(b, view, i, t, away)
 
 
 @nb.njit(inline="always")
 def standing(b, i):
+    """On its feet (possibly kaii-controlled): a legal target."""
     return b.bs[i, B.STATUS] == ST.OK
+
+
+@nb.njit(inline="always")
+def can_act(b, i):
+    """Standing and in control of itself: counts for its side (a side loses without one)."""
+    return b.bs[i, B.STATUS] == ST.OK and b.bs[i, B.CTRL] == 0
+
+
+@nb.njit(inline="always")
+def reload_if_empty(b, sc, i, w):
+    """Reload the equipped weapon when empty; True when that spends the main action."""
+    if sc.weapons[w, WF.AMMO] > 0 and b.bs[i, B.AMMO0 + b.bs[i, B.EQUIP]] == 0:
+        b.bs[i, B.AMMO0 + b.bs[i, B.EQUIP]] = sc.weapons[w, WF.AMMO]
+        if sc.weapons[w, WF.RELOAD_MAIN] == 1 or b.bs[i, B.SUB_USED] == 1:
+            return True  # a main-action reload, or the sub action is gone
+        b.bs[i, B.SUB_USED] = 1
+    return False
 
 
 @nb.njit
@@ -362,21 +384,22 @@ def take_turn(rng, b, sc, view, i):
             monologue(b, sc, i)
         spend = min(sc.chars[i, CF.S_LIFE_MP], max(b.bs[i, B.MP], 0))
         lose_mp(rng, b, sc, i, spend)
-        b.bs[i, B.STATUS] = ST.FALLEN  # control cannot move a fallen body
-        oc = check(rng, b, sc, i, spend, 0)
+        oc = check(rng, b, sc, i, spend, base_penalty(b, sc, i))
         if oc == OUT.FAIL or oc == OUT.FUMBLE:
             b.bs[i, B.STATUS] = ST.LOST
         return
     for extra in range(2):
         w = sc.char_weapons[i, b.bs[i, B.EQUIP]]
-        if b.bs[i, B.STATUS] == ST.CONTROLLED:
+        if b.bs[i, B.CTRL] == 1:
             # R-12: the kaii attacks the nearest character of any side (ties: sheet order)
             t = -1
             for j in range(n):
-                if j != i and (b.bs[j, B.STATUS] == ST.OK or b.bs[j, B.STATUS] == ST.CONTROLLED):
+                if j != i and standing(b, j):
                     if t < 0 or distance(view, i, j) < distance(view, i, t):
                         t = j
             if t < 0:
+                return
+            if reload_if_empty(b, sc, i, w):
                 return
             if reach(sc, w, min(distance(view, i, t), 3)):
                 attack(rng, b, sc, view, i, t, w)
@@ -391,7 +414,7 @@ def take_turn(rng, b, sc, view, i):
                 best = -1
                 for j in range(n):
                     if sc.chars[j, CF.SIDE] == sc.chars[i, CF.SIDE] and distance(view, i, j) <= 1 \
-                            and (b.bs[j, B.STATUS] == ST.OK or b.bs[j, B.STATUS] == ST.FALLEN) \
+                            and (b.bs[j, B.STATUS] == ST.FALLEN or can_act(b, j)) \
                             and b.bs[j, B.HP] * 100 < sc.chars[j, CF.HP] * sc.chars[i, CF.S_HEAL_BELOW]:
                         if best < 0 or b.bs[j, B.HP] < b.bs[best, B.HP]:
                             best = j
@@ -404,17 +427,11 @@ def take_turn(rng, b, sc, view, i):
                     if b.bs[best, B.HP] >= 1 and b.bs[best, B.STATUS] == ST.FALLEN:
                         b.bs[best, B.STATUS] = ST.OK
                     return
-        # reload an empty weapon
-        if sc.weapons[w, WF.AMMO] > 0 and b.bs[i, B.AMMO0 + b.bs[i, B.EQUIP]] == 0:
-            b.bs[i, B.AMMO0 + b.bs[i, B.EQUIP]] = sc.weapons[w, WF.AMMO]
-            if sc.weapons[w, WF.RELOAD_MAIN] == 1:
-                return
-            if b.bs[i, B.SUB_USED] == 1:
-                return  # needs the sub action, which is gone: the main action reloads
-            b.bs[i, B.SUB_USED] = 1
+        if reload_if_empty(b, sc, i, w):
+            return
         cands = np.uint64(0)
         for j in range(n):
-            if sc.chars[j, CF.SIDE] != sc.chars[i, CF.SIDE] and (b.bs[j, B.STATUS] == ST.OK or b.bs[j, B.STATUS] == ST.CONTROLLED):
+            if sc.chars[j, CF.SIDE] != sc.chars[i, CF.SIDE] and standing(b, j):
                 cands |= _bit(j)
         if cands == 0:
             return
@@ -447,7 +464,7 @@ def sides_able(b, sc):
     """Bit mask of sides with a member able to act."""
     m = 0
     for i in range(sc.chars.shape[0]):
-        if b.bs[i, B.STATUS] == ST.OK:
+        if can_act(b, i):
             m |= 1 << sc.chars[i, CF.SIDE]
     return m
 
@@ -478,7 +495,8 @@ def play_chunk(key, start, count, S, out):
             for i in range(n):
                 b.bs[i, B.SUB_USED] = 0
             for k in range(nsides):
-                side = (first + k) % nsides
+                # R-4: the first side, then the other sides in sheet order
+                side = first if k == 0 else (k - 1 if k - 1 < first else k)
                 for i in range(n):
                     if sc.chars[i, CF.SIDE] != side:
                         continue
@@ -511,7 +529,7 @@ def play_chunk(key, start, count, S, out):
             out.fell[i] += b.bs[i, B.FELL]
             if b.bs[i, B.STATUS] == ST.LOST:
                 out.lost[i] += 1
-            if b.bs[i, B.STATUS] == ST.OK:
+            if can_act(b, i):
                 out.survived[i] += 1
             out.dealt[i] += b.bs[i, B.DEALT]
             out.taken[i] += b.bs[i, B.TAKEN]

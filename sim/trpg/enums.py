@@ -14,7 +14,7 @@ CF = _enum("CF", ("SIDE", "X", "Y", "HP", "MP", "SP", "KAII", "ATHLETICS", "MELE
 N_CF = len(CF)
 # per-weapon columns
 WF = _enum("WF", ("KIND", "PHYSICAL", "ENHANCED", "AMMO", "RELOAD_MAIN", "BAND0", "BAND1", "BAND2", "BAND3",
-                  "DICE"))
+                  "DICE", "BODY"))
 N_WF = len(WF)
 KINDS = ("melee", "ranged", "thrown")
 K = _enum("K", [k.upper() for k in KINDS])
@@ -38,10 +38,10 @@ MO = _enum("MO", [m.upper() for m in MONOLOGUES])
 # check outcomes
 OUT = _enum("OUT", ("FAIL", "SUCCESS", "CRITICAL", "FUMBLE"))
 # character status
-ST = _enum("ST", ("OK", "FALLEN", "LOST", "CONTROLLED"))
+ST = _enum("ST", ("OK", "FALLEN", "LOST"))  # kaii control is the separate flag B.CTRL
 # Per-character battle state: one int64 table ``bs[n, B.*]`` (one array instead of twenty
 # keeps numba's per-array bookkeeping out of the hot loop).
 B = _enum("B", ("HP", "MP", "X", "Y", "STATUS", "SUB_USED", "EQUIP", "SKIP", "MONO_USED", "MONO_ROUNDS",
                 "MONO_CRITS", "SYM_PEN", "DEALT", "TAKEN", "FELL", "EXTRA", "AMMO0", "AMMO1", "AMMO2",
-                "AMMO3", "ARM0", "ARM1"))
+                "AMMO3", "ARM0", "ARM1", "CTRL"))
 N_B = len(B)

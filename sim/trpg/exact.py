@@ -192,7 +192,8 @@ def _fighter(sc: Scenario, i: int, band: int) -> _Fighter:
         how = RE.DODGE if _p_success216(int(c[CF.DODGE]), 0) >= int(c[CF.S_DODGE_MIN]) else RE.GUARD
     reaction = {RE.NONE: 0, RE.DODGE: 1, RE.GUARD: 2}[how]
     guard: tuple = ()
-    slots = [int(S.char_weapons[i, s]) for s in range(int(c[CF.N_WEAPONS]))]
+    # body weapons (fists) guard as an arm, not as a weapon
+    slots = [int(S.char_weapons[i, s]) for s in range(int(c[CF.N_WEAPONS])) if not S.weapons[int(S.char_weapons[i, s]), WF.BODY]]
     for ww in slots:  # the engine: the first melee weapon, else any ranged / thrown weapon
         if int(S.weapons[ww, WF.KIND]) == K.MELEE:
             guard = ("roll", _dist(S.dice[int(S.weapons[ww, WF.DICE])]))

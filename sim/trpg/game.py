@@ -7,10 +7,9 @@ from typing import Any, Iterable
 import numpy as np
 import polars as pl
 
-from sim.core.runner import DEFAULT_CHUNK, run_chunked
+from sim.core.runner import DEFAULT_CHUNK, run_games
 from sim.core.seeding import run_key
 from sim.core.stats import wilson
-from sim.errors import SimInputError
 from sim.trpg.combat_nb import C_DRAWS, C_GAMES, C_ROUNDS, chunk_kernel, new_counts
 from sim.trpg.enums import CF
 from sim.trpg.sheets import Scenario, resolve_scenario
@@ -44,8 +43,6 @@ class CombatResult:
 def run(games: int, seed: int = 0, *, scenario: Scenario | None = None, path=None, sets: Iterable[str] = (),
         threads: int | None = None, chunk_size: int = DEFAULT_CHUNK, progress: bool = False,
         spawn: tuple[int, ...] = ()) -> CombatResult:
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise SimInputError(f"--games must be a positive integer, got {games!r}")
     scenario = scenario or resolve_scenario(path, sets)
     from strategies.trpg import load_plugin
 
@@ -53,14 +50,8 @@ def run(games: int, seed: int = 0, *, scenario: Scenario | None = None, path=Non
     kernel = chunk_kernel(hooks.get("target"), hooks.get("reaction"))
     key = run_key(seed, *spawn)
     S = scenario.nb
-
-    def chunk(start: int, count: int):
-        out = new_counts(S)
-        kernel(key, start, count, S, out)
-        return out._asdict()
-
-    chunk(0, 0)  # compile or load the kernel before the clock starts
-    res = run_chunked(chunk, int(games), chunk_size=chunk_size, threads=threads, progress=progress)
+    res = run_games(games, lambda: new_counts(S), lambda start, count, out: kernel(key, start, count, S, out),
+                    chunk_size=chunk_size, threads=threads, progress=progress)
     r = CombatResult(scenario, seed, res.totals, res.seconds)
     r.tables = summary_tables(r)
     return r

@@ -121,12 +121,13 @@ def _compile(cfg: dict) -> Scenario:
     for k, wid in enumerate(weapon_ids):
         w = weapons[wid]
         where = f"weapons.{wid}"
-        bad = set(w) - {"dice", "kind", "physical", "enhanced", "bands", "ammo", "reload", "name"}
+        bad = set(w) - {"dice", "kind", "physical", "enhanced", "bands", "ammo", "reload", "name", "body"}
         if bad:
             raise SimInputError(f"{where}: unknown key(s) {', '.join(sorted(bad))}")
         wt[k, WF.KIND] = _choice(w.get("kind", "melee"), f"{where}.kind", KINDS)
         wt[k, WF.PHYSICAL] = int(_bool(w.get("physical", True), f"{where}.physical"))
         wt[k, WF.ENHANCED] = int(_bool(w.get("enhanced", False), f"{where}.enhanced"))
+        wt[k, WF.BODY] = int(_bool(w.get("body", False), f"{where}.body"))
         wt[k, WF.AMMO] = _int(w.get("ammo", 0), f"{where}.ammo", 0)
         wt[k, WF.RELOAD_MAIN] = _choice(w.get("reload", "sub"), f"{where}.reload", ("sub", "main"))
         bands = w.get("bands", {})
