@@ -12,7 +12,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -81,3 +81,29 @@ def run_chunked(
                     add(fut.result())
                     advance(cnt)
     return RunResult(totals, n_games, time.perf_counter() - t0)
+
+
+def run_games(
+    games: int,
+    new_out: Callable[[], Any],
+    call: Callable[[int, int, Any], None],
+    *,
+    chunk_size: int = DEFAULT_CHUNK,
+    threads: int | None = None,
+    progress: bool = False,
+) -> RunResult:
+    """Run a game kernel over ``games`` games: ``call(start, count, out)`` fills a fresh
+    ``new_out()`` namedtuple of count arrays per chunk. The kernel is compiled (or loaded
+    from the cache) before the clock starts, so games/s measures play only."""
+    from sim.errors import SimInputError
+
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise SimInputError(f"--games must be a positive integer, got {games!r}")
+
+    def chunk(start: int, count: int):
+        out = new_out()
+        call(start, count, out)
+        return out._asdict()
+
+    chunk(0, 0)
+    return run_chunked(chunk, int(games), chunk_size=chunk_size, threads=threads, progress=progress)

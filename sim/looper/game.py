@@ -7,10 +7,9 @@ from typing import Any, Iterable
 import numpy as np
 import polars as pl
 
-from sim.core.runner import DEFAULT_CHUNK, run_chunked
+from sim.core.runner import DEFAULT_CHUNK, run_games
 from sim.core.seeding import python_rng, run_key
 from sim.core.stats import wilson
-from sim.errors import SimInputError
 from sim.looper.enums import I
 from sim.looper.game_nb import (C_DAYS, C_GAMES, C_KEY_DEATHS, C_LOOPS, C_PROT_DEATHS, C_WINS,
                                 C_WRONG_NAME, chunk_kernel, new_counts)
@@ -43,18 +42,6 @@ class LooperResult:
         return row
 
 
-def _chunk_fn(roster: Roster, key, p: PlayerStrategy, w: ScriptwriterStrategy, params, wrong_ends: bool):
-    R = roster.nb
-    kernel = chunk_kernel(p.move, p.name_key, w.setup, w.choose)
-
-    def run(start: int, count: int):
-        out = new_counts(R)
-        kernel(key, start, count, R, params, wrong_ends, out)
-        return out._asdict()
-
-    return run
-
-
 def resolve_roster(config=None, sets: Iterable[str] = (), *, expansion=False, protagonist=None) -> Roster:
     return compile_roster(build_config(config, sets, expansion=expansion, protagonist=protagonist))
 
@@ -76,8 +63,6 @@ def run(
     spawn: tuple[int, ...] = (),
 ) -> LooperResult:
     """Play ``games`` whole games and aggregate them (memory flat in ``games``)."""
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise SimInputError(f"--games must be a positive integer, got {games!r}")
     roster = roster or resolve_roster(config, sets, expansion=expansion, protagonist=protagonist)
     p = player if isinstance(player, PlayerStrategy) else PLAYERS.get(player)
     w = scriptwriter if isinstance(scriptwriter, ScriptwriterStrategy) else SCRIPTWRITERS.get(scriptwriter)
@@ -86,10 +71,11 @@ def run(
         params = np.ascontiguousarray(w.prepare(roster, python_rng(seed, *spawn)), dtype=np.int64)
     key = run_key(seed, *spawn)
     wrong_ends = bool(roster.rules.get("wrong_name_ends_game", False))
-    chunk = _chunk_fn(roster, key, p, w, params, wrong_ends)
-    chunk(0, 0)  # compile or load the kernel before the clock starts
-    res = run_chunked(chunk, int(games),
-                      chunk_size=chunk_size, threads=threads, progress=progress)
+    R = roster.nb
+    kernel = chunk_kernel(p.move, p.name_key, w.setup, w.choose)
+    res = run_games(games, lambda: new_counts(R),
+                    lambda start, count, out: kernel(key, start, count, R, params, wrong_ends, out),
+                    chunk_size=chunk_size, threads=threads, progress=progress)
     out = LooperResult(roster, seed, p.name, w.name, res.totals, res.seconds)
     out.tables = summary_tables(out)
     return out

@@ -7,7 +7,7 @@ from typing import Any, Iterable
 import numpy as np
 import polars as pl
 
-from sim.core.runner import DEFAULT_CHUNK, run_chunked
+from sim.core.runner import DEFAULT_CHUNK, run_games
 from sim.core.seeding import run_key
 from sim.core.stats import wilson
 from sim.errors import SimInputError
@@ -43,22 +43,14 @@ def run(games: int, seed: int = 0, *, village: str | VillageStrategy = "random",
         wolves: str | WolfStrategy = "random", setup: Setup | None = None, roles: str | None = None,
         config=None, sets: Iterable[str] = (), threads: int | None = None,
         chunk_size: int = DEFAULT_CHUNK, progress: bool = False, spawn: tuple[int, ...] = ()) -> WerewolfResult:
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise SimInputError(f"--games must be a positive integer, got {games!r}")
     setup = setup or resolve_setup(config, sets, roles)
     v = village if isinstance(village, VillageStrategy) else VILLAGE.get(village)
     w = wolves if isinstance(wolves, WolfStrategy) else WOLVES.get(wolves)
     kernel = chunk_kernel(v, w)
     key = run_key(seed, *spawn)
     R = setup.nb
-
-    def chunk(start: int, count: int):
-        out = new_counts(R)
-        kernel(key, start, count, R, out)
-        return out._asdict()
-
-    chunk(0, 0)  # compile or load the kernel before the clock starts
-    res = run_chunked(chunk, int(games), chunk_size=chunk_size, threads=threads, progress=progress)
+    res = run_games(games, lambda: new_counts(R), lambda start, count, out: kernel(key, start, count, R, out),
+                    chunk_size=chunk_size, threads=threads, progress=progress)
     r = WerewolfResult(setup, seed, v.name, w.name, res.totals, res.seconds)
     r.tables = summary_tables(r)
     return r
