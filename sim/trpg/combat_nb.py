@@ -371,7 +371,7 @@ def reload_if_empty(b, sc, i, w):
     return False
 
 
-@nb.njit
+@nb.njit(inline="always")
 def take_turn(rng, b, sc, view, i):
     n = sc.chars.shape[0]
     if b.bs[i, B.STATUS] == ST.LOST:
@@ -459,7 +459,7 @@ def take_turn(rng, b, sc, view, i):
             return
 
 
-@nb.njit
+@nb.njit(inline="always")
 def sides_able(b, sc):
     """Bit mask of sides with a member able to act."""
     m = 0

@@ -46,7 +46,7 @@ def dice_mean2(sc, d):
     return m
 
 
-@nb.njit
+@nb.njit(inline="always")
 def builtin_target(rng, view, actor, cands):
     """Per-character choice: random | weakest | nearest | most dangerous (ties: sheet order)."""
     sc = view.sc
