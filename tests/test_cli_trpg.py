@@ -137,3 +137,41 @@ def test_bad_input_writes_nothing(tmp_path):
     out = tmp_path / "none"
     r = invoke("trpg", "run", ALLEY, "--out", str(out), "--set", "characters.aoi.hp=0")
     assert r.exit_code == 2 and not out.exists()
+
+
+def test_user_target_plugin(tmp_path):
+    """A plug-in named on one character's sheet drives that character's target choice."""
+    duel = tmp_path / "gang.toml"
+    duel.write_text("""
+[scenario]
+sides = ["a", "b"]
+[weapons.c5]
+dice = "5"
+kind = "melee"
+[characters.hunter]
+side = "a"
+hp = 100
+skills = { melee = 30 }
+weapons = ["c5"]
+strategy = { target = "tests.plugins.trpg_target:last_enemy", reaction = "none" }
+[characters.first]
+side = "b"
+hp = 5
+skills = { melee = 0 }
+weapons = ["fists"]
+strategy = { reaction = "none", cover = false }
+[characters.second]
+side = "b"
+hp = 5
+skills = { melee = 0 }
+weapons = ["fists"]
+strategy = { reaction = "none", cover = false }
+""")
+    args = ["trpg", "run", str(duel), "--games", "2000", "--json", "--set", "rules.max_rounds=1"]
+    d = json.loads(invoke(*args).stdout)
+    taken = {c["character"]: c["damage_taken"] for c in d["characters"]}
+    # one round, one hit of 5 (unless the hunter fumbles, 1/216): always on the last enemy
+    assert taken["first"] == 0 and taken["second"] > 4.9
+    nearest = json.loads(invoke(*args, "--set", "characters.hunter.strategy.target=nearest").stdout)
+    taken = {c["character"]: c["damage_taken"] for c in nearest["characters"]}
+    assert taken["second"] == 0 and taken["first"] > 4.9
