@@ -191,7 +191,7 @@ def fall_if_down(b, i):
         b.bs[i, B.FELL] = 1
 
 
-@nb.njit(inline="always")
+@nb.njit
 def damage(rng, b, sc, view, attacker, d, w, crit, covered, allow_reaction):
     """Reaction, damage roll and the reduction order (R-10) against defender d."""
     physical = sc.weapons[w, WF.PHYSICAL] == 1
@@ -290,38 +290,41 @@ def attack(rng, b, sc, view, i, t, w):
     if sc.weapons[w, WF.AMMO] > 0:
         b.bs[i, B.AMMO0 + slot] -= 1
     oc = check(rng, b, sc, i, skill, pen)
+    n = sc.chars.shape[0]
+    crit = False
+    covered = False
+    react = True
+    d = t
+    if oc == OUT.FAIL:
+        return False
     if oc == OUT.FUMBLE:
         if sc.rules[RL.FUMBLE_ALLY] == 0:
             b.bs[i, B.SKIP] += 1
-        else:
-            n = sc.chars.shape[0]
-            allies = np.uint64(0)
-            for a in range(n):
-                if a != i and sc.chars[a, CF.SIDE] == sc.chars[i, CF.SIDE] and can_act(b, a) \
-                        and reach(sc, w, min(distance(view, i, a), 3)):
-                    allies |= _bit(a)
-            if allies:
-                a = choose_bit(rng, allies)
-                apply_damage(b, i, a, damage(rng, b, sc, view, i, a, w, False, False, False))
-        return False
-    if oc == OUT.FAIL:
-        return False
-    crit = oc == OUT.CRITICAL
-    # cover (T-2): the first willing ally of the target within near range
-    d = t
-    covered = False
-    n = sc.chars.shape[0]
-    for a in range(n):
-        if a != t and a != i and sc.chars[a, CF.SIDE] == sc.chars[t, CF.SIDE] and can_act(b, a) \
-                and sc.chars[a, CF.S_COVER] == 1 and distance(view, a, t) <= 1:
-            oc2 = check(rng, b, sc, a, sc.chars[a, CF.ATHLETICS], base_penalty(b, sc, a))
-            if oc2 == OUT.FUMBLE and sc.rules[RL.FUMBLE_ALLY] == 0:
-                b.bs[a, B.SKIP] += 1  # R-3
-            if oc2 == OUT.SUCCESS or oc2 == OUT.CRITICAL:
-                d = a
-                covered = True
-            break
-    apply_damage(b, i, d, damage(rng, b, sc, view, i, d, w, crit, covered, True))
+            return False
+        allies = np.uint64(0)
+        for a in range(n):
+            if a != i and sc.chars[a, CF.SIDE] == sc.chars[i, CF.SIDE] and can_act(b, a) \
+                    and reach(sc, w, min(distance(view, i, a), 3)):
+                allies |= _bit(a)
+        if not allies:
+            return False
+        d = choose_bit(rng, allies)  # R-3 variant: a random ally in reach takes the hit
+        react = False
+    else:
+        crit = oc == OUT.CRITICAL
+        # cover (T-2): the first willing ally of the target within near range
+        for a in range(n):
+            if a != t and a != i and sc.chars[a, CF.SIDE] == sc.chars[t, CF.SIDE] and can_act(b, a) \
+                    and sc.chars[a, CF.S_COVER] == 1 and distance(view, a, t) <= 1:
+                oc2 = check(rng, b, sc, a, sc.chars[a, CF.ATHLETICS], base_penalty(b, sc, a))
+                if oc2 == OUT.FUMBLE and sc.rules[RL.FUMBLE_ALLY] == 0:
+                    b.bs[a, B.SKIP] += 1  # R-3
+                if oc2 == OUT.SUCCESS or oc2 == OUT.CRITICAL:
+                    d = a
+                    covered = True
+                break
+    # one call site; damage stays a call: inlined too, the kernel took minutes to compile
+    apply_damage(b, i, d, damage(rng, b, sc, view, i, d, w, crit, covered, react))
     return crit and sc.rules[RL.CRIT_FREE] == 1
 
 
@@ -372,7 +375,10 @@ def reload_if_empty(b, sc, i, w):
 
 
 @nb.njit(inline="always")
-def take_turn(rng, b, sc, view, i):
+def take_turn(rng, view, i):
+    # one tuple argument, not three: every array passed costs a refcount call pair
+    b = Battle(view.bs, view.info)
+    sc = view.sc
     n = sc.chars.shape[0]
     if b.bs[i, B.STATUS] == ST.LOST:
         return
@@ -501,7 +507,7 @@ def play_chunk(key, start, count, S, out):
                     if sc.chars[i, CF.SIDE] != side:
                         continue
                     b.info[I_ACTOR] = i
-                    take_turn(rng, b, sc, view, i)
+                    take_turn(rng, view, i)
                     able = sides_able(b, sc)
                     if able & (able - 1) == 0:  # at most one side can still act
                         done = True
