@@ -85,6 +85,7 @@ from typing import Iterable
 
 import numpy as np
 
+from strategies.trpg.builtin import p_success216  # the engine's own rule for `auto`
 from sim.errors import SimInputError
 from sim.trpg.dice import Dice, check_probability
 from sim.trpg.enums import CF, K, MO, MV, RE, RL, WF
@@ -92,20 +93,6 @@ from sim.trpg.sheets import PLUGIN, Scenario
 
 #: Refuse chains larger than this many (start-of-round + mid-round) states.
 MAX_STATES = 1_000_000
-
-# 3d6: number of the 216 outcomes with a sum <= k (k = 0 .. 18), as strategies.trpg.builtin
-_CUM3D6 = (0, 0, 0, 1, 4, 10, 20, 35, 56, 81, 108, 135, 160, 181, 196, 206, 212, 215, 216)
-
-
-def _p_success216(target: int, penalty: int) -> int:
-    """strategies.trpg.builtin.p_success216 (used by the ``auto`` reaction)."""
-    k = target - penalty
-    if k >= 17:
-        return 215
-    if k < 3:
-        return 1
-    return _CUM3D6[k]
-
 
 @lru_cache(maxsize=None)
 def _check(target: int, penalty: int) -> tuple[Fraction, Fraction, Fraction, Fraction]:
@@ -189,7 +176,7 @@ def _fighter(sc: Scenario, i: int, band: int) -> _Fighter:
     sleep = int(S.rules[RL.SLEEP_PENALTY])
     how = int(c[CF.S_REACTION])
     if how == RE.AUTO:
-        how = RE.DODGE if _p_success216(int(c[CF.DODGE]), 0) >= int(c[CF.S_DODGE_MIN]) else RE.GUARD
+        how = RE.DODGE if int(p_success216(int(c[CF.DODGE]), 0)) >= int(c[CF.S_DODGE_MIN]) else RE.GUARD
     reaction = {RE.NONE: 0, RE.DODGE: 1, RE.GUARD: 2}[how]
     guard: tuple = ()
     # body weapons (fists) guard as an arm, not as a weapon (R-9)
