@@ -192,8 +192,10 @@ def fall_if_down(b, i):
 
 
 @nb.njit
-def damage(rng, b, sc, view, attacker, d, w, crit, covered, allow_reaction):
+def damage(rng, view, attacker, d, w, crit, covered, allow_reaction):
     """Reaction, damage roll and the reduction order (R-10) against defender d."""
+    b = Battle(view.bs, view.info)  # one tuple argument: every array passed costs refcount calls
+    sc = view.sc
     physical = sc.weapons[w, WF.PHYSICAL] == 1
     guard = 0  # 0 none, 1 last digit to 0 (arm or ranged weapon), 2 melee weapon roll
     guard_arm = -1
@@ -324,7 +326,7 @@ def attack(rng, b, sc, view, i, t, w):
                     covered = True
                 break
     # one call site; damage stays a call: inlined too, the kernel took minutes to compile
-    apply_damage(b, i, d, damage(rng, b, sc, view, i, d, w, crit, covered, react))
+    apply_damage(b, i, d, damage(rng, view, i, d, w, crit, covered, react))
     return crit and sc.rules[RL.CRIT_FREE] == 1
 
 
