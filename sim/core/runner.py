@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 import numpy as np
@@ -107,3 +107,18 @@ def run_games(
 
     chunk(0, 0)
     return run_chunked(chunk, int(games), chunk_size=chunk_size, threads=threads, progress=progress)
+
+
+@dataclass(kw_only=True)
+class GameResult:
+    """What every game's ``run`` returns: the seed, the summed count arrays, the wall time
+    and the summary tables built from them (``tables["summary"]`` is one row)."""
+
+    seed: int
+    totals: dict[str, np.ndarray]
+    seconds: float
+    tables: dict = field(default_factory=dict)
+
+    @property
+    def summary(self):
+        return self.tables["summary"]

@@ -1,13 +1,13 @@
 """Run many Looper games: strategies, chunked parallel runner, summary tables."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 import numpy as np
 import polars as pl
 
-from sim.core.runner import DEFAULT_CHUNK, run_games
+from sim.core.runner import DEFAULT_CHUNK, GameResult, run_games
 from sim.core.seeding import python_rng, run_key
 from sim.core.stats import wilson
 from sim.looper.enums import I
@@ -20,19 +20,11 @@ from strategies.looper import scriptwriter as _w
 EMPTY_PARAMS = np.zeros((1, 1), np.int64)
 
 
-@dataclass
-class LooperResult:
+@dataclass(kw_only=True)
+class LooperResult(GameResult):
     roster: Roster
-    seed: int
     player: str
     scriptwriter: str
-    totals: dict[str, np.ndarray]
-    seconds: float
-    tables: dict[str, pl.DataFrame] = field(default_factory=dict)
-
-    @property
-    def summary(self) -> pl.DataFrame:
-        return self.tables["summary"]
 
     def to_json(self) -> dict[str, Any]:
         row = self.summary.row(0, named=True)
@@ -76,7 +68,8 @@ def run(
     res = run_games(games, lambda: new_counts(R),
                     lambda start, count, out: kernel(key, start, count, R, params, wrong_ends, out),
                     chunk_size=chunk_size, threads=threads, progress=progress)
-    out = LooperResult(roster, seed, p.name, w.name, res.totals, res.seconds)
+    out = LooperResult(roster=roster, seed=seed, player=p.name, scriptwriter=w.name, totals=res.totals,
+                       seconds=res.seconds)
     out.tables = summary_tables(out)
     return out
 

@@ -1,13 +1,13 @@
 """Run many TRPG combats: chunked runner, summary tables."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 import numpy as np
 import polars as pl
 
-from sim.core.runner import DEFAULT_CHUNK, run_games
+from sim.core.runner import DEFAULT_CHUNK, GameResult, run_games
 from sim.core.seeding import run_key
 from sim.core.stats import wilson
 from sim.trpg.combat_nb import C_DRAWS, C_GAMES, C_ROUNDS, chunk_kernel, new_counts
@@ -15,17 +15,9 @@ from sim.trpg.enums import CF
 from sim.trpg.sheets import Scenario, resolve_scenario
 
 
-@dataclass
-class CombatResult:
+@dataclass(kw_only=True)
+class CombatResult(GameResult):
     scenario: Scenario
-    seed: int
-    totals: dict[str, np.ndarray]
-    seconds: float
-    tables: dict[str, pl.DataFrame] = field(default_factory=dict)
-
-    @property
-    def summary(self) -> pl.DataFrame:
-        return self.tables["summary"]
 
     def to_json(self) -> dict[str, Any]:
         s = self.tables["summary"].row(0, named=True)
@@ -52,7 +44,7 @@ def run(games: int, seed: int = 0, *, scenario: Scenario | None = None, path=Non
     S = scenario.nb
     res = run_games(games, lambda: new_counts(S), lambda start, count, out: kernel(key, start, count, S, out),
                     chunk_size=chunk_size, threads=threads, progress=progress)
-    r = CombatResult(scenario, seed, res.totals, res.seconds)
+    r = CombatResult(scenario=scenario, seed=seed, totals=res.totals, seconds=res.seconds)
     r.tables = summary_tables(r)
     return r
 

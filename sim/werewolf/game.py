@@ -1,13 +1,13 @@
 """Run many Werewolf games: strategies, chunked runner, summary tables, leave-one-out."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 import numpy as np
 import polars as pl
 
-from sim.core.runner import DEFAULT_CHUNK, run_games
+from sim.core.runner import DEFAULT_CHUNK, GameResult, run_games
 from sim.core.seeding import run_key
 from sim.core.stats import wilson
 from sim.errors import SimInputError
@@ -18,19 +18,11 @@ from sim.werewolf.roles import Setup, resolve_setup
 from strategies.werewolf import VILLAGE, WOLVES, VillageStrategy, WolfStrategy
 
 
-@dataclass
-class WerewolfResult:
+@dataclass(kw_only=True)
+class WerewolfResult(GameResult):
     setup: Setup
-    seed: int
     village: str
     wolves: str
-    totals: dict[str, np.ndarray]
-    seconds: float
-    tables: dict[str, pl.DataFrame] = field(default_factory=dict)
-
-    @property
-    def summary(self) -> pl.DataFrame:
-        return self.tables["summary"]
 
     def to_json(self) -> dict[str, Any]:
         row = self.summary.row(0, named=True)
@@ -51,7 +43,8 @@ def run(games: int, seed: int = 0, *, village: str | VillageStrategy = "random",
     R = setup.nb
     res = run_games(games, lambda: new_counts(R), lambda start, count, out: kernel(key, start, count, R, out),
                     chunk_size=chunk_size, threads=threads, progress=progress)
-    r = WerewolfResult(setup, seed, v.name, w.name, res.totals, res.seconds)
+    r = WerewolfResult(setup=setup, seed=seed, village=v.name, wolves=w.name, totals=res.totals,
+                       seconds=res.seconds)
     r.tables = summary_tables(r)
     return r
 
