@@ -73,6 +73,13 @@ def test_out_writes_parquet_and_manifest(tmp_path):
     assert m["player"] == "deducer"
 
 
+def test_key_person_pinned():
+    r = invoke("looper", "run", "--games", "300", "--json", "--key-person", "bully", "--scriptwriter", "adversarial")
+    assert r.exit_code == 0, r.output
+    kp = json.loads(r.stdout)["key_person"]
+    assert [row["key_person"] for row in kp] == ["bully"] and kp[0]["games"] == 300
+
+
 def test_plugin_player_from_module():
     r = invoke("looper", "run", "--games", "200", "--json", "--player", "tests.plugins.looper_player:stay_home")
     assert r.exit_code == 0, r.output
@@ -102,6 +109,8 @@ def test_bad_inputs_exit_2(tmp_path):
     _bad("--scriptwriter", "nope.mod:x", match="cannot import")
     _bad("--set", "rules.max_loops=-1", match="rules.max_loops")
     _bad("--set", "rules.permanent_moves=40", match="permanent_moves")
+    _bad("--key-person", "protagonist", match="setup.key_person")
+    _bad("--key-person", "nobody", match="not a table character")
     r = invoke("looper", "run", "--games", "0")
     assert r.exit_code == 2 and "--games must be a positive integer" in r.stderr
 

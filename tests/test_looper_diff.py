@@ -227,7 +227,9 @@ def rosters():
                                                          "wrong_name_ends_game": True}}))
     prot = compile_roster(build_config(sets=["protagonist.location=school"], protagonist=["male", "loud"]))
     exp = compile_roster(build_config(expansion=True))
-    return {"base": base, "named": named, "named_ends": named_ends, "prot": prot, "expansion": exp}
+    pinned = compile_roster(build_config(sets=["setup.key_person=cat"]))
+    return {"base": base, "named": named, "named_ends": named_ends, "prot": prot, "expansion": exp,
+            "pinned": pinned}
 
 
 _PARAMS: dict = {}
@@ -245,7 +247,8 @@ def writer_params(roster_name, roster, writer, seed=0):
 
 def engine_game(roster, key, g, p, w, params, wrong_ends):
     out = new_counts(roster.nb)
-    play_chunk_nb(key, g, 1, roster.nb, p.move, p.name_key, w.setup, w.choose, params, wrong_ends, out)
+    play_chunk_nb(key, g, 1, roster.nb, p.move, p.name_key, w.setup, w.choose, params, wrong_ends, out,
+                  roster.fixed_key)
     return out
 
 
@@ -286,6 +289,8 @@ GAME_CASES = [
     ("named_ends", "deducer", "random", 60),
     ("prot", "cautious", "random", 60),
     ("expansion", "deducer", "random", 60),
+    ("pinned", "deducer", "random", 60),
+    ("pinned", "cautious", "adversarial", 30),
 ]
 
 
@@ -305,6 +310,8 @@ def test_games_match_naive(rosters, roster_name, player, writer, n_games):
             bad.append((g, {k: (engine[k], naive[k]) for k in engine if engine[k] != naive[k]}))
     assert not bad, f"{len(bad)} game(s) differ; first (engine, naive): {bad[:3]}"
     assert n_days > n_games  # games are played for real
+    if roster.fixed_key:
+        assert all(compare_game(roster, KEY, g, p, w, params, wrong_ends)[0]["key"] == "cat" for g in range(5))
     if roster.rules.get("must_name_key_person") and writer == "random":
         assert n_named > 0  # the R-2 variant was exercised
 

@@ -46,11 +46,14 @@ def run_chunked(
     threads: int | None = None,
     progress: bool = False,
     label: str = "games",
+    start: int = 0,
 ) -> RunResult:
-    """Play ``n_games`` via ``chunk_fn(start, count)`` and sum its count arrays."""
+    """Play games ``[start, start + n_games)`` via ``chunk_fn(start, count)`` and sum its
+    count arrays."""
     threads = threads or default_threads()
     chunk_size = max(1, int(chunk_size))
-    bounds = [(s, min(chunk_size, n_games - s)) for s in range(0, n_games, chunk_size)]
+    end = start + n_games
+    bounds = [(s, min(chunk_size, end - s)) for s in range(start, end, chunk_size)]
     totals: dict[str, np.ndarray] = {}
 
     def add(part: Mapping[str, np.ndarray]) -> None:
@@ -91,10 +94,13 @@ def run_games(
     chunk_size: int = DEFAULT_CHUNK,
     threads: int | None = None,
     progress: bool = False,
+    start: int = 0,
 ) -> RunResult:
-    """Run a game kernel over ``games`` games: ``call(start, count, out)`` fills a fresh
-    ``new_out()`` namedtuple of count arrays per chunk. The kernel is compiled (or loaded
-    from the cache) before the clock starts, so games/s measures play only."""
+    """Run a game kernel over games ``[start, start + games)``: ``call(start, count, out)``
+    fills a fresh ``new_out()`` namedtuple of count arrays per chunk. Game ``g`` always
+    draws from stream ``g``, so a run split into batches equals one run. The kernel is
+    compiled (or loaded from the cache) before the clock starts, so games/s measures play
+    only."""
     from sim.errors import SimInputError
 
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
@@ -105,8 +111,11 @@ def run_games(
         call(start, count, out)
         return out._asdict()
 
+    if isinstance(start, bool) or not isinstance(start, (int, np.integer)) or start < 0:
+        raise SimInputError(f"start must be a non-negative integer, got {start!r}")
     chunk(0, 0)
-    return run_chunked(chunk, int(games), chunk_size=chunk_size, threads=threads, progress=progress)
+    return run_chunked(chunk, int(games), chunk_size=chunk_size, threads=threads, progress=progress,
+                       start=int(start))
 
 
 @dataclass(kw_only=True)

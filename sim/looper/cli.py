@@ -32,6 +32,8 @@ def run_cmd(
     scriptwriter: str = typer.Option("random", "--scriptwriter", help="random | adversarial | module:object"),
     protagonist: Optional[str] = typer.Option(None, "--protagonist", help="Attributes, e.g. male,loud"),
     protagonist_location: Optional[str] = typer.Option(None, "--protagonist-location"),
+    key_person: Optional[str] = typer.Option(None, "--key-person",
+                                             help="Pin the secret key person (P-13); default: the strategy picks."),
     config: Optional[Path] = typer.Option(None, "--config", help="A TOML file merged over the base data."),
     sets: List[str] = typer.Option([], "--set", help="PATH=VALUE override, repeatable."),
     expansion: bool = typer.Option(False, "--expansion", help="Add the optional expansion roster."),
@@ -47,6 +49,8 @@ def run_cmd(
     extra_sets = list(sets)
     if protagonist_location is not None:
         extra_sets.append(f"protagonist.location={protagonist_location}")
+    if key_person is not None:
+        extra_sets.append(f"setup.key_person={key_person}")
     roster = resolve_roster(config, extra_sets, expansion=expansion, protagonist=_attrs(protagonist))
     res = run(games, seed, player=player, scriptwriter=scriptwriter, roster=roster, threads=threads,
               chunk_size=chunk_size, progress=want_progress(games, as_json))

@@ -53,6 +53,7 @@ def run(
     chunk_size: int = DEFAULT_CHUNK,
     progress: bool = False,
     spawn: tuple[int, ...] = (),
+    start: int = 0,
 ) -> LooperResult:
     """Play ``games`` whole games and aggregate them (memory flat in ``games``)."""
     roster = roster or resolve_roster(config, sets, expansion=expansion, protagonist=protagonist)
@@ -66,8 +67,8 @@ def run(
     R = roster.nb
     kernel = chunk_kernel(p.move, p.name_key, w.setup, w.choose)
     res = run_games(games, lambda: new_counts(R),
-                    lambda start, count, out: kernel(key, start, count, R, params, wrong_ends, out),
-                    chunk_size=chunk_size, threads=threads, progress=progress)
+                    lambda start, count, out: kernel(key, start, count, R, params, wrong_ends, roster.fixed_key, out),
+                    chunk_size=chunk_size, threads=threads, progress=progress, start=start)
     out = LooperResult(roster=roster, seed=seed, player=p.name, scriptwriter=w.name, totals=res.totals,
                        seconds=res.seconds)
     out.tables = summary_tables(out)
@@ -140,7 +141,7 @@ def score_setups(roster: Roster, setups: np.ndarray, key: np.ndarray, trials: in
         params = np.ascontiguousarray(setups[r: r + 1])
         for kernel in kernels:
             out = new_counts(R)
-            kernel(key, 0, trials, R, params, False, out)
+            kernel(key, 0, trials, R, params, False, roster.fixed_key, out)
             wins[r] += out.scalars[C_WINS]
     return wins
 

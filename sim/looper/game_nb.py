@@ -52,7 +52,7 @@ def setup_size(R) -> int:
 p_move = p_name = w_setup = w_choose = None
 
 
-def play_chunk(key, start, count, R, w_params, wrong_name_ends, out):
+def play_chunk(key, start, count, R, w_params, wrong_name_ends, fixed_key, out):
     """Template: games [start, start+count) with the bound strategy hooks."""
     n = R.info[I.N_CHARS]
     L = R.info[I.N_LOC]
@@ -97,6 +97,8 @@ def play_chunk(key, start, count, R, w_params, wrong_name_ends, out):
         winfo[I.KEY] = -1
         # --- scriptwriter setup (secret) ---
         w_setup(rng, wv, w_params, setup)
+        if fixed_key > 0:  # P-13: after the strategy's draws, so its other choices are unchanged
+            setup[0] = fixed_key
         kp = setup[0]
         if kp < 1 or kp >= n:
             raise ValueError("scriptwriter setup: key person must be a table character (R-3)")
@@ -220,7 +222,7 @@ def chunk_kernel(p_move, p_name, w_setup, w_choose):
 
 
 def play_chunk_nb(key, start, count, R, p_move, p_name, w_setup, w_choose, w_params,
-                  wrong_name_ends, out):
+                  wrong_name_ends, out, fixed_key=0):
     """Play games [start, start+count) with the given strategies into ``out`` (Counts)."""
     chunk_kernel(p_move, p_name, w_setup, w_choose)(key, start, count, R, w_params,
-                                                     wrong_name_ends, out)
+                                                     wrong_name_ends, fixed_key, out)

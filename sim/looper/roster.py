@@ -84,6 +84,7 @@ class Roster:
     loc_ids: list[str]
     attr_names: list[str]
     nb: Any = field(repr=False)  # RosterNB
+    fixed_key: int = 0  # [setup].key_person as an index; 0 = the scriptwriter strategy chooses
 
     @property
     def n_chars(self) -> int:
@@ -255,7 +256,24 @@ def _compile(cfg: dict) -> Roster:
     masks = np.zeros((len(eff), 3), np.uint64)
     effect_masks_nb(eff, char_attrs, masks)
     rnb = RosterNB(info, home, char_attrs, next_loc, eff, masks, guest_day)
-    return Roster(config=cfg, ids=ids, loc_ids=loc_ids, attr_names=attr_names, nb=rnb)
+    return Roster(config=cfg, ids=ids, loc_ids=loc_ids, attr_names=attr_names, nb=rnb,
+                  fixed_key=_fixed_key(cfg.get("setup", {}), ids))
+
+
+def _fixed_key(setup: Any, ids: list[str]) -> int:
+    """[setup].key_person: pin the secret key person (P-13); "" leaves it to the strategy."""
+    if not isinstance(setup, dict):
+        raise SimInputError("[setup]: expected a table")
+    extra = set(setup) - {"key_person"}
+    if extra:
+        raise SimInputError(f"[setup]: unknown key(s) {', '.join(sorted(extra))}")
+    kp = setup.get("key_person", "")
+    if kp == "":
+        return 0
+    if not isinstance(kp, str) or kp not in ids[1:]:
+        raise SimInputError(f"setup.key_person: {kp!r} is not a table character (R-3); "
+                            f"characters are {', '.join(ids[1:])}")
+    return ids.index(kp)
 
 
 def _effect_row(actor: int, eff: Any, where: str, loc, amask, char) -> list[int]:

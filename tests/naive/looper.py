@@ -342,6 +342,10 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
     winfo[info_ix["KEY"]] = -1
     scriptwriter.setup(rng, wv, params, setup)
     key_person = ids[int(setup[0])]
+    pinned = cfg.get("setup", {}).get("key_person", "")
+    if pinned:  # P-13: the pinned key person replaces the strategy's pick, nothing else changes
+        key_person = pinned
+        setup[0] = idx[pinned]
     if key_person == PROTAGONIST:
         raise ValueError("the key person must be a table character (R-3)")
     winfo[info_ix["KEY"]] = idx[key_person]
