@@ -22,6 +22,11 @@ def _register() -> None:
     app.add_typer(werewolf_app, name="werewolf", help="The Werewolf museum variant (shared/rules/werewolf.md).")
     app.add_typer(trpg_app, name="trpg", help="The 3d6 kaii TRPG (shared/rules/trpg.md).")
 
+    from sim.sweep.cli import compare_cmd, sweep_cmd
+
+    app.command("sweep")(sweep_cmd)
+    app.command("compare")(compare_cmd)
+
 
 _register()
 

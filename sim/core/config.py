@@ -94,6 +94,40 @@ def set_path(cfg: dict, path: str, value: Any) -> None:
             raise SimInputError(f"unknown parameter path {path!r} ({'.'.join(parts[:i])!r} is a value)")
 
 
+def assign_path(cfg: dict, path: str, value: Any, *, must_exist: int = 2) -> None:
+    """Like :func:`set_path`, but keys below the first ``must_exist`` parts may be new
+    (``characters.p1.strategy.target`` on a sheet without a strategy table). The first
+    parts must exist, so a typo in a section or an id still fails; the game's own
+    validation rejects unknown keys below."""
+    parts = path.split(".")
+    if len(parts) <= must_exist:
+        return set_path(cfg, path, value)
+    node: Any = _get(cfg, parts[:must_exist], path)
+    for i, part in enumerate(parts[must_exist:-1], start=must_exist):
+        if isinstance(node, dict):
+            node = node.setdefault(part, {})
+        elif isinstance(node, list):
+            return set_path(cfg, path, value)
+        else:
+            raise SimInputError(f"unknown parameter path {path!r} ({'.'.join(parts[:i])!r} is a value)")
+    if isinstance(node, dict):
+        if isinstance(node.get(parts[-1]), dict) and not isinstance(value, dict):
+            raise SimInputError(f"{path!r} is a table; set one of its keys")
+        node[parts[-1]] = value
+    else:
+        set_path(cfg, path, value)
+
+
+def _get(cfg: dict, parts: list[str], path: str) -> Any:
+    node: Any = cfg
+    for i, part in enumerate(parts):
+        try:
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        except (KeyError, ValueError, IndexError, TypeError):
+            raise SimInputError(f"unknown parameter path {path!r} (no key {'.'.join(parts[:i + 1])!r})") from None
+    return node
+
+
 def config_hash(cfg: dict) -> str:
     blob = json.dumps(cfg, sort_keys=True, ensure_ascii=False, default=str).encode()
     return hashlib.sha256(blob).hexdigest()

@@ -59,6 +59,7 @@ def _sources_stamp() -> str:
 
 
 _STAMP: str | None = None
+_MEMO: dict = {}
 
 
 def _fn_fingerprint(fn: Any) -> bytes:
@@ -96,6 +97,11 @@ def specialize(template: Callable, hooks: Mapping[str, Any], *, nogil: bool = Tr
     too, so their hook calls resolve to the bound strategies.
     """
     global _STAMP
+    memo = (template, nogil, companions, tuple(sorted(hooks.items(), key=lambda kv: kv[0])))
+    try:
+        return _MEMO[memo]  # the same objects again: skip reading sources and hashing
+    except (KeyError, TypeError):
+        pass
     if _STAMP is None:
         _STAMP = _sources_stamp()
     template = getattr(template, "py_func", template)
@@ -113,6 +119,7 @@ def specialize(template: Callable, hooks: Mapping[str, Any], *, nogil: bool = Tr
     digest = h.hexdigest()[:20]
     with _LOCK:
         if digest in _LOADED:
+            _remember(memo, _LOADED[digest])
             return _LOADED[digest]
         _BOUND[digest] = dict(hooks)
         modname = f"sim_kernel_{template.__name__}_{digest}"
@@ -137,7 +144,15 @@ def specialize(template: Callable, hooks: Mapping[str, Any], *, nogil: bool = Tr
         spec.loader.exec_module(mod)
         fn = getattr(mod, template.__name__)
         _LOADED[digest] = fn
+        _remember(memo, fn)
         return fn
+
+
+def _remember(memo: tuple, fn: Callable) -> None:
+    try:
+        _MEMO[memo] = fn
+    except TypeError:  # an unhashable hook: no memo, the digest path still works
+        pass
 
 
 def stamped(fn: Callable) -> Callable:

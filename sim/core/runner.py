@@ -95,12 +95,14 @@ def run_games(
     threads: int | None = None,
     progress: bool = False,
     start: int = 0,
+    on_chunk: Callable[[int, int, dict], None] | None = None,
 ) -> RunResult:
     """Run a game kernel over games ``[start, start + games)``: ``call(start, count, out)``
     fills a fresh ``new_out()`` namedtuple of count arrays per chunk. Game ``g`` always
     draws from stream ``g``, so a run split into batches equals one run. The kernel is
     compiled (or loaded from the cache) before the clock starts, so games/s measures play
-    only."""
+    only. ``on_chunk(start, count, counts)`` sees each chunk's own counts (from a worker
+    thread), e.g. to keep per-block statistics."""
     from sim.errors import SimInputError
 
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
@@ -109,7 +111,10 @@ def run_games(
     def chunk(start: int, count: int):
         out = new_out()
         call(start, count, out)
-        return out._asdict()
+        d = out._asdict()
+        if on_chunk is not None and count:
+            on_chunk(start, count, d)
+        return d
 
     if isinstance(start, bool) or not isinstance(start, (int, np.integer)) or start < 0:
         raise SimInputError(f"start must be a non-negative integer, got {start!r}")

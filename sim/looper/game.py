@@ -54,25 +54,36 @@ def run(
     progress: bool = False,
     spawn: tuple[int, ...] = (),
     start: int = 0,
+    params: np.ndarray | None = None,
+    on_chunk=None,
+    tables: bool = True,
 ) -> LooperResult:
     """Play ``games`` whole games and aggregate them (memory flat in ``games``)."""
     roster = roster or resolve_roster(config, sets, expansion=expansion, protagonist=protagonist)
     p = player if isinstance(player, PlayerStrategy) else PLAYERS.get(player)
     w = scriptwriter if isinstance(scriptwriter, ScriptwriterStrategy) else SCRIPTWRITERS.get(scriptwriter)
-    params = EMPTY_PARAMS
-    if w.prepare is not None:
-        params = np.ascontiguousarray(w.prepare(roster, python_rng(seed, *spawn)), dtype=np.int64)
+    params = writer_params(w, roster, seed, spawn) if params is None else params
     key = run_key(seed, *spawn)
     wrong_ends = bool(roster.rules.get("wrong_name_ends_game", False))
     R = roster.nb
     kernel = chunk_kernel(p.move, p.name_key, w.setup, w.choose)
     res = run_games(games, lambda: new_counts(R),
                     lambda start, count, out: kernel(key, start, count, R, params, wrong_ends, roster.fixed_key, out),
-                    chunk_size=chunk_size, threads=threads, progress=progress, start=start)
+                    chunk_size=chunk_size, threads=threads, progress=progress, start=start,
+                    on_chunk=on_chunk)
     out = LooperResult(roster=roster, seed=seed, player=p.name, scriptwriter=w.name, totals=res.totals,
                        seconds=res.seconds)
-    out.tables = summary_tables(out)
+    if tables:
+        out.tables = summary_tables(out)
     return out
+
+
+def writer_params(w: ScriptwriterStrategy, roster: Roster, seed: int, spawn: tuple[int, ...] = ()) -> np.ndarray:
+    """The scriptwriter's prepared parameters (e.g. the adversarial setup pool) for a run;
+    pass them back to :func:`run` as ``params`` to reuse them across batches."""
+    if w.prepare is None:
+        return EMPTY_PARAMS
+    return np.ascontiguousarray(w.prepare(roster, python_rng(seed, *spawn)), dtype=np.int64)
 
 
 def play(games: int, seed: int = 0, **kw) -> pl.DataFrame:

@@ -34,7 +34,7 @@ class CombatResult(GameResult):
 
 def run(games: int, seed: int = 0, *, scenario: Scenario | None = None, path=None, sets: Iterable[str] = (),
         threads: int | None = None, chunk_size: int = DEFAULT_CHUNK, progress: bool = False,
-        spawn: tuple[int, ...] = (), start: int = 0) -> CombatResult:
+        spawn: tuple[int, ...] = (), start: int = 0, on_chunk=None, tables: bool = True) -> CombatResult:
     scenario = scenario or resolve_scenario(path, sets)
     from strategies.trpg import load_plugin
 
@@ -43,9 +43,11 @@ def run(games: int, seed: int = 0, *, scenario: Scenario | None = None, path=Non
     key = run_key(seed, *spawn)
     S = scenario.nb
     res = run_games(games, lambda: new_counts(S), lambda start, count, out: kernel(key, start, count, S, out),
-                    chunk_size=chunk_size, threads=threads, progress=progress, start=start)
+                    chunk_size=chunk_size, threads=threads, progress=progress, start=start,
+                    on_chunk=on_chunk)
     r = CombatResult(scenario=scenario, seed=seed, totals=res.totals, seconds=res.seconds)
-    r.tables = summary_tables(r)
+    if tables:
+        r.tables = summary_tables(r)
     return r
 
 

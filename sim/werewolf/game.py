@@ -35,7 +35,7 @@ def run(games: int, seed: int = 0, *, village: str | VillageStrategy = "random",
         wolves: str | WolfStrategy = "random", setup: Setup | None = None, roles: str | None = None,
         config=None, sets: Iterable[str] = (), threads: int | None = None,
         chunk_size: int = DEFAULT_CHUNK, progress: bool = False, spawn: tuple[int, ...] = (),
-        start: int = 0) -> WerewolfResult:
+        start: int = 0, on_chunk=None, tables: bool = True) -> WerewolfResult:
     setup = setup or resolve_setup(config, sets, roles)
     v = village if isinstance(village, VillageStrategy) else VILLAGE.get(village)
     w = wolves if isinstance(wolves, WolfStrategy) else WOLVES.get(wolves)
@@ -43,10 +43,12 @@ def run(games: int, seed: int = 0, *, village: str | VillageStrategy = "random",
     key = run_key(seed, *spawn)
     R = setup.nb
     res = run_games(games, lambda: new_counts(R), lambda start, count, out: kernel(key, start, count, R, out),
-                    chunk_size=chunk_size, threads=threads, progress=progress, start=start)
+                    chunk_size=chunk_size, threads=threads, progress=progress, start=start,
+                    on_chunk=on_chunk)
     r = WerewolfResult(setup=setup, seed=seed, village=v.name, wolves=w.name, totals=res.totals,
                        seconds=res.seconds)
-    r.tables = summary_tables(r)
+    if tables:
+        r.tables = summary_tables(r)
     return r
 
 

@@ -1,0 +1,100 @@
+"""The sweep dataset on disk: hive-partitioned parquet, one directory per cell.
+
+    OUT/game=<game>/sweep=<name>/manifest.json
+    OUT/game=<game>/sweep=<name>/cell=<i>/part-0.parquet   one summary row per cell
+    OUT/game=<game>/sweep=<name>/cell=<i>/blocks.parquet   per-block successes (paired CIs)
+    OUT/game=<game>/sweep=<name>/cell=<i>/<table>.parquet  the game's other tables
+
+A cell is written into a hidden temporary directory and renamed into place, so a cell
+directory is either complete or absent: after a crash or ``kill -9`` a rerun skips the
+finished cells and plays the others again (temporary leftovers are removed first).
+
+    pl.scan_parquet("OUT/**/part-*.parquet", hive_partitioning=True)   # one row per cell
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import polars as pl
+
+from sim.errors import SimInputError
+
+_CELL = re.compile(r"^cell=(\d+)$")
+SUMMARY_FILE = "part-0.parquet"
+
+
+def sweep_dir(out: Path, game: str, name: str) -> Path:
+    return Path(out) / f"game={game}" / f"sweep={name}"
+
+
+def done_cells(sd: Path) -> set[int]:
+    if not sd.is_dir():
+        return set()
+    return {int(m.group(1)) for p in sd.iterdir() if p.is_dir() and (m := _CELL.match(p.name))}
+
+
+def clean_partial(sd: Path) -> int:
+    """Remove temporary cell directories left by an interrupted run."""
+    n = 0
+    if sd.is_dir():
+        for p in sd.iterdir():
+            if p.name.startswith(".tmp-"):
+                shutil.rmtree(p, ignore_errors=True)
+                n += 1
+    return n
+
+
+def write_cell(sd: Path, index: int, tables: dict[str, pl.DataFrame]) -> Path:
+    final = sd / f"cell={index}"
+    tmp = Path(tempfile.mkdtemp(prefix=f".tmp-cell={index}-", dir=sd))
+    try:
+        for name, df in tables.items():
+            df.write_parquet(tmp / (SUMMARY_FILE if name == "summary" else f"{name}.parquet"))
+        os.rename(tmp, final)  # atomic: readers and resumes see all of the cell or none of it
+    except OSError:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if not final.is_dir():
+            raise
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return final
+
+
+def write_json_atomic(path: Path, obj) -> None:
+    tmp = path.with_name(f".tmp-{path.name}.{os.getpid()}")
+    tmp.write_text(json.dumps(obj, indent=2, ensure_ascii=False, default=str))
+    os.replace(tmp, path)
+
+
+def check_resumable(sd: Path, spec_sha256: str) -> dict | None:
+    """The existing manifest, if the same spec wrote it; a different spec is an error."""
+    m = sd / "manifest.json"
+    if not m.is_file():
+        if done_cells(sd):
+            raise SimInputError(f"{sd}: cells without a manifest; not a sweep dataset, choose another --out")
+        return None
+    try:
+        man = json.loads(m.read_text())
+    except (OSError, json.JSONDecodeError):
+        raise SimInputError(f"{m}: unreadable manifest; delete {sd} to start over") from None
+    if man.get("spec_sha256") != spec_sha256:
+        raise SimInputError(f"{sd} holds a sweep from a different spec (or seed/games); "
+                            f"use another --out or name, or delete it to start over")
+    return man
+
+
+def read(path: str | Path, table: str = "summary") -> pl.LazyFrame:
+    """Scan a dataset (the --out root, a game=… or sweep=… directory) as one lazy frame
+    with the hive columns game, sweep, cell."""
+    fname = "part-*.parquet" if table == "summary" else f"{table}.parquet"
+    p = Path(path)
+    files = sorted(p.glob(f"**/{fname}"))
+    if not files:
+        raise SimInputError(f"{p}: no {table} tables found (is it a sweep dataset?)")
+    return pl.scan_parquet(p / "**" / fname, hive_partitioning=True)

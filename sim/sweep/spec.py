@@ -1,0 +1,309 @@
+"""Sweep specs (TOML) → validated axes, sampling plan and the list of cells.
+
+    game = "looper"            # looper | werewolf | trpg
+    name = "cat-threshold"     # the dataset's sweep=… partition (default: the file's stem)
+    seed = 1
+    games = 20000              # fixed games per cell …
+    # target_ci = 0.01         # … or adaptive: blocks of `batch` until the 95% CI
+    # batch = 10000            #   half-width of the primary rate ≤ target_ci,
+    # max_games = 1000000      #   at most max_games
+    paired = false             # true: every cell plays the same streams (common random numbers)
+    samples = 0                # points drawn for the `random` axes (crossed with the others)
+
+    [base]                     # the configuration every cell starts from (per game)
+    player = "deducer"
+    set = ["rules.max_loops=3"]
+
+    [[axes]]
+    path = "cat.threshold"
+    values = [1, 2, 3]         # or grid = {start = 1, stop = 5, step = 1}
+                               # or random = {low = 1, high = 5} / {choices = [...]}
+
+Cells are the product of the list/grid axes, times ``samples`` joint draws of the random
+axes. Every cell is built and compiled here, so a bad path or value stops the sweep
+before any game is played.
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim.core.config import load_toml
+from sim.core.seeding import python_rng
+from sim.errors import SimInputError
+from sim.sweep.adapter import GameAdapter, adapter
+
+TOP_KEYS = {"game", "name", "seed", "games", "target_ci", "batch", "max_games", "blocks", "paired",
+            "samples", "base", "axes"}
+RANDOM_TAG = 7  # python_rng spawn key of the random design points
+DEFAULT_GAMES = 10_000
+DEFAULT_BLOCKS = 32
+
+
+@dataclass
+class Axis:
+    path: str
+    kind: str            # list | grid | random
+    values: list         # list/grid values; for random: filled per sample
+    dist: dict = field(default_factory=dict)
+
+    @property
+    def column(self) -> str:
+        return self.path
+
+
+@dataclass
+class Plan:
+    """How many games a cell plays: fixed ``games`` or adaptive to ``target_ci``.
+    ``block`` games form one row of the cell's block table (paired comparisons)."""
+    games: int | None
+    target_ci: float | None
+    batch: int
+    max_games: int
+    block: int
+
+    @property
+    def adaptive(self) -> bool:
+        return self.target_ci is not None
+
+
+@dataclass
+class Spec:
+    game: str
+    name: str
+    seed: int
+    paired: bool
+    plan: Plan
+    axes: list[Axis]
+    samples: int
+    base: dict
+    raw: dict
+    spec_dir: Path
+    adapter: GameAdapter
+
+    @property
+    def sha256(self) -> str:
+        blob = json.dumps(self.raw, sort_keys=True, default=str).encode()
+        return hashlib.sha256(blob).hexdigest()
+
+    def points(self) -> list[dict[str, Any]]:
+        """One {path: value} per cell, in cell order."""
+        fixed = [a for a in self.axes if a.kind != "random"]
+        rand = [a for a in self.axes if a.kind == "random"]
+        draws = draw_random(rand, self.samples, self.seed) if rand else [{}]
+        out = []
+        for combo in itertools.product(*(a.values for a in fixed)):
+            base = dict(zip((a.path for a in fixed), combo))
+            for d in draws:
+                out.append({**base, **d})
+        # keep the spec's axis order in every point
+        order = [a.path for a in self.axes]
+        return [{p: pt[p] for p in order} for pt in out]
+
+
+def draw_random(axes: list[Axis], n: int, seed: int) -> list[dict[str, Any]]:
+    rng = python_rng(seed, RANDOM_TAG)
+    pts: list[dict[str, Any]] = [{} for _ in range(n)]
+    for a in axes:
+        d = a.dist
+        if "choices" in d:
+            idx = rng.integers(0, len(d["choices"]), n)
+            vals = [d["choices"][int(i)] for i in idx]
+        elif _all_int(d["low"], d["high"]):
+            vals = [int(v) for v in rng.integers(d["low"], d["high"] + 1, n)]
+        else:
+            vals = [float(v) for v in rng.uniform(d["low"], d["high"], n)]
+        for p, v in zip(pts, vals):
+            p[a.path] = v
+    return pts
+
+
+def _all_int(*xs) -> bool:
+    return all(isinstance(x, int) and not isinstance(x, bool) for x in xs)
+
+
+def _num(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _pos_int(raw: dict, key: str, default: int | None) -> int | None:
+    v = raw.get(key, default)
+    if v is None:
+        return None
+    if not _all_int(v) or v < 1:
+        raise SimInputError(f"{key}: expected a positive integer, got {v!r}")
+    return v
+
+
+def parse_axis(i: int, a: Any) -> Axis:
+    where = f"axes.{i}"
+    if not isinstance(a, dict):
+        raise SimInputError(f"{where}: expected a table with path and values/grid/random")
+    path = a.get("path")
+    if not isinstance(path, str) or not path.strip():
+        raise SimInputError(f"{where}.path: name the parameter, e.g. path = \"cat.threshold\"")
+    where = f"axis {path!r}"
+    kinds = [k for k in ("values", "grid", "random") if k in a]
+    extra = set(a) - {"path", "values", "grid", "random"}
+    if extra:
+        raise SimInputError(f"{where}: unknown key(s) {', '.join(sorted(extra))}")
+    if len(kinds) != 1:
+        raise SimInputError(f"{where}: give exactly one of values, grid or random")
+    kind = kinds[0]
+    if kind == "values":
+        vals = a["values"]
+        if not isinstance(vals, list) or not vals:
+            raise SimInputError(f"{where}: empty axis (values = [] has no cells)")
+        return Axis(path, "list", list(vals))
+    if kind == "grid":
+        g = a["grid"]
+        if not isinstance(g, dict) or not {"start", "stop"} <= set(g) or set(g) - {"start", "stop", "step", "num"}:
+            raise SimInputError(f"{where}: grid = {{start, stop, step}} or {{start, stop, num}}")
+        start, stop = g["start"], g["stop"]
+        if not (_num(start) and _num(stop)):
+            raise SimInputError(f"{where}: grid start and stop must be numbers")
+        if "num" in g:
+            if not _all_int(g["num"]) or g["num"] < 1:
+                raise SimInputError(f"{where}: grid num must be a positive integer")
+            vals = [float(v) for v in np.linspace(start, stop, g["num"])]
+        else:
+            step = g.get("step", 1)
+            if not _num(step) or step <= 0:
+                raise SimInputError(f"{where}: grid step must be > 0, got {step!r}")
+            if stop < start:
+                raise SimInputError(f"{where}: empty axis (grid stop {stop} < start {start})")
+            n = int(math.floor((stop - start) / step + 1e-9)) + 1
+            vals = [start + k * step for k in range(n)]
+            vals = [int(v) for v in vals] if _all_int(start, stop, step) else [float(v) for v in vals]
+        return Axis(path, "grid", vals)
+    d = a["random"]
+    if not isinstance(d, dict):
+        raise SimInputError(f"{where}: random = {{low, high}} or {{choices = [...]}}")
+    if "choices" in d:
+        if set(d) != {"choices"} or not isinstance(d["choices"], list) or not d["choices"]:
+            raise SimInputError(f"{where}: random choices must be a non-empty list")
+    else:
+        if set(d) != {"low", "high"} or not (_num(d["low"]) and _num(d["high"])):
+            raise SimInputError(f"{where}: random = {{low, high}} (numbers) or {{choices = [...]}}")
+        if d["high"] < d["low"]:
+            raise SimInputError(f"{where}: empty axis (random high {d['high']} < low {d['low']})")
+    return Axis(path, "random", [], dict(d))
+
+
+def parse_spec(raw: dict, source: Path | None = None) -> Spec:
+    if not isinstance(raw, dict):
+        raise SimInputError("sweep spec: expected a TOML table")
+    extra = set(raw) - TOP_KEYS
+    if extra:
+        raise SimInputError(f"sweep spec: unknown key(s) {', '.join(sorted(extra))}")
+    if "game" not in raw:
+        raise SimInputError("sweep spec: name the game, e.g. game = \"werewolf\"")
+    ad = adapter(raw["game"])
+    name = raw.get("name", source.stem if source else "sweep")
+    if not isinstance(name, str) or not name or any(c in name for c in "/\\=") or name.startswith("."):
+        raise SimInputError(f"name: {name!r} cannot be a directory name")
+    seed = raw.get("seed", 0)
+    if not _all_int(seed) or seed < 0:
+        raise SimInputError(f"seed: expected a non-negative integer, got {seed!r}")
+    paired = raw.get("paired", False)
+    if not isinstance(paired, bool):
+        raise SimInputError(f"paired: expected true or false, got {paired!r}")
+    target = raw.get("target_ci")
+    if target is not None:
+        if not _num(target) or not 0 < target < 0.5:
+            raise SimInputError(f"target_ci: expected a half-width in (0, 0.5), got {target!r}")
+        if "games" in raw:
+            raise SimInputError("give either games (fixed) or target_ci (adaptive), not both")
+        batch = _pos_int(raw, "batch", 10_000)
+        max_games = _pos_int(raw, "max_games", 1_000_000)
+        if max_games < batch:
+            raise SimInputError(f"max_games ({max_games}) is below one batch ({batch})")
+        blocks = _pos_int(raw, "blocks", 8)
+        plan = Plan(None, float(target), batch, max_games, max(1, -(-batch // blocks)))
+    else:
+        for k in ("batch", "max_games"):
+            if k in raw:
+                raise SimInputError(f"{k} is for adaptive sampling (with target_ci)")
+        games = _pos_int(raw, "games", DEFAULT_GAMES)
+        blocks = _pos_int(raw, "blocks", DEFAULT_BLOCKS)
+        plan = Plan(games, None, games, games, max(1, -(-games // blocks)))
+    axes_raw = raw.get("axes", [])
+    if not isinstance(axes_raw, list):
+        raise SimInputError("axes: write each axis as an [[axes]] table")
+    axes = [parse_axis(i, a) for i, a in enumerate(axes_raw)]
+    paths = [a.path for a in axes]
+    dup = {p for p in paths if paths.count(p) > 1}
+    if dup:
+        raise SimInputError(f"axis {sorted(dup)[0]!r} given twice")
+    has_random = any(a.kind == "random" for a in axes)
+    samples = raw.get("samples", 0)
+    if not _all_int(samples) or samples < 0:
+        raise SimInputError(f"samples: expected a non-negative integer, got {samples!r}")
+    if has_random and samples < 1:
+        raise SimInputError("random axes need samples = N (how many points to draw)")
+    if samples and not has_random:
+        raise SimInputError("samples is set but no axis is random")
+    base = raw.get("base", {})
+    if not isinstance(base, dict):
+        raise SimInputError("[base]: expected a table")
+    spec_dir = source.parent if source else Path.cwd()
+    return Spec(raw["game"], name, seed, paired, plan, axes, samples, base, raw, spec_dir, ad)
+
+
+def load_spec(path: str | Path, *, seed: int | None = None, games: int | None = None) -> Spec:
+    """Read a spec file; ``seed`` / ``games`` override the file (CLI ``--seed``, ``--games``)."""
+    p = Path(path)
+    raw = load_toml(p)
+    if seed is not None:
+        raw["seed"] = seed
+    if games is not None:
+        raw.pop("target_ci", None)
+        raw.pop("batch", None)
+        raw.pop("max_games", None)
+        raw["games"] = games
+    return parse_spec(raw, p)
+
+
+@dataclass
+class Cell:
+    index: int
+    params: dict[str, Any]
+    config: dict          # the adapter's cell dict (picklable)
+    compiled: Any = None  # local backend only
+
+
+def build_cells(spec: Spec) -> list[Cell]:
+    """Every cell, assigned and compiled: bad paths or values fail here, before any game."""
+    from copy import deepcopy
+
+    ad = spec.adapter
+    base = ad.base_cell(spec.base, spec.spec_dir)
+    ad.compile(base)
+    cells = []
+    for i, pt in enumerate(spec.points()):
+        cfg = deepcopy(base)
+        try:
+            for path, value in pt.items():
+                ad.assign(cfg, path, value)
+            compiled = ad.compile(cfg)
+        except SimInputError as e:
+            where = ", ".join(f"{k} = {v!r}" for k, v in pt.items())
+            raise SimInputError(f"cell {i} ({where}): {e}") from None
+        cells.append(Cell(i, pt, cfg, compiled))
+    return cells
+
+
+def cell_spawn(spec: Spec, params: dict[str, Any]) -> tuple[int, ...]:
+    """The cell's stream: shared by every cell when paired, else from its parameters (so a
+    cell keeps its numbers when other axis values are added)."""
+    if spec.paired:
+        return (1,)
+    h = hashlib.sha256(json.dumps(params, sort_keys=True, default=str).encode()).digest()
+    return (2, int.from_bytes(h[:4], "little"), int.from_bytes(h[4:8], "little"))
