@@ -74,12 +74,12 @@ def run_cell(job: CellJob, compiled: Any = None) -> CellOutput:
     s, g = ad.primary(r.totals)
     lo, hi = wilson(s, g)
     summary = tables.pop("summary")
-    summary = pl.concat([
-        with_params(pl.DataFrame([{"metric": ad.metric, "successes": s, "rate": s / g, "rate_ci_low": lo,
+    summary = with_params(pl.concat([
+        pl.DataFrame([{"metric": ad.metric, "successes": s, "rate": s / g, "rate_ci_low": lo,
                        "rate_ci_high": hi, "half_width": (hi - lo) / 2, "stopped": stopped,
-                       "batches": len(results), "blocks": len(blocks)}]), job.params),
+                       "batches": len(results), "blocks": len(blocks)}]),
         summary,
-    ], how="horizontal")
+    ], how="horizontal"), job.params)
     out = {"summary": summary}
     for name, df in tables.items():
         out[name] = with_params(df, job.params)
@@ -92,9 +92,11 @@ def run_cell(job: CellJob, compiled: Any = None) -> CellOutput:
 
 
 def with_params(df: pl.DataFrame, params: dict) -> pl.DataFrame:
-    """``df`` with one constant column per swept parameter in front."""
+    """``df`` with one constant column per swept parameter in front (a game column of
+    the same name, such as ``player``, says the same thing and gives way)."""
     if not params:
         return df
+    df = df.drop([k for k in params if k in df.columns])
     cols = [pl.Series(k, [v]).extend_constant(v, df.height - 1) if df.height else pl.Series(k, [v]).clear()
             for k, v in params.items()]
     return pl.concat([pl.DataFrame(cols), df], how="horizontal")

@@ -1,7 +1,7 @@
 """Sweep specs (TOML) → validated axes, sampling plan and the list of cells.
 
     game = "looper"            # looper | werewolf | trpg
-    name = "cat-threshold"     # the dataset's sweep=… partition (default: the file's stem)
+    name = "seeker"            # the dataset's sweep=… partition (default: the file's stem)
     seed = 1
     games = 20000              # fixed games per cell …
     # target_ci = 0.01         # … or adaptive: blocks of `batch` until the 95% CI
@@ -15,7 +15,7 @@
     set = ["rules.max_loops=3"]
 
     [[axes]]
-    path = "cat.threshold"
+    path = "attention_seeker.threshold"
     values = [1, 2, 3]         # or grid = {start = 1, stop = 5, step = 1}
                                # or random = {low = 1, high = 5} / {choices = [...]}
 
@@ -148,7 +148,7 @@ def parse_axis(i: int, a: Any) -> Axis:
         raise SimInputError(f"{where}: expected a table with path and values/grid/random")
     path = a.get("path")
     if not isinstance(path, str) or not path.strip():
-        raise SimInputError(f"{where}.path: name the parameter, e.g. path = \"cat.threshold\"")
+        raise SimInputError(f"{where}.path: name the parameter, e.g. path = \"attention_seeker.threshold\"")
     where = f"axis {path!r}"
     kinds = [k for k in ("values", "grid", "random") if k in a]
     extra = set(a) - {"path", "values", "grid", "random"}
