@@ -11,16 +11,42 @@ the installed package, not a shared file system.
 """
 from __future__ import annotations
 
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, as_completed, wait
 from contextlib import contextmanager
-from typing import Callable, Iterable, Iterator
+from dataclasses import replace
+from typing import Callable, Iterator
 
+from sim.core.runner import default_threads
 from sim.errors import SimInputError
 from sim.sweep.cell import CellJob, CellOutput, run_cell
 
 
-def run_local(jobs: Iterable[CellJob], compiled: dict, done: Callable[[CellOutput], None]) -> None:
-    for job in jobs:
-        done(run_cell(job, compiled.get(job.index)))
+def run_local(jobs: list[CellJob], compiled: dict, done: Callable[[CellOutput], None],
+              threads: int | None = None) -> None:
+    """Cells in this process. With many cells, one cell per thread (each cell's games in
+    one thread, in big chunks, while other threads play other cells and this one writes);
+    with few cells, one cell at a time on every thread."""
+    workers = threads or default_threads()
+    if workers == 1 or len(jobs) < 2 * workers:
+        for job in jobs:
+            done(run_cell(job, compiled.get(job.index)))
+        return
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        pending = set()
+        it = iter(jobs)
+        try:
+            for job in it:
+                pending.add(pool.submit(run_cell, replace(job, threads=1), compiled.get(job.index)))
+                if len(pending) >= 2 * workers:
+                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for f in finished:
+                        done(f.result())
+            for f in as_completed(pending):
+                done(f.result())
+        except BaseException:
+            for f in pending:
+                f.cancel()
+            raise
 
 
 def parse_dask(address: str) -> tuple[str, int | str]:

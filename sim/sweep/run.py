@@ -79,5 +79,5 @@ def run_sweep(spec: Spec, out: str | Path, *, dask: str | None = None, threads: 
         if dask:
             run_dask(jobs, dask, finished)
         else:
-            run_local(jobs, compiled, finished)
+            run_local(jobs, compiled, finished, threads)
     return SweepReport(sd, len(cells), len(todo), len(done), stats["games"], time.perf_counter() - t0)

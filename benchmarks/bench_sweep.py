@@ -1,0 +1,84 @@
+"""Sweep overhead: a 100-cell sweep of 10k games per cell against the same 1M games in
+one run, per game, in one process with warm kernels (target: ratio ≤ 1.5).
+
+    .venv/bin/python benchmarks/bench_sweep.py [--cells 100] [--games 10000] [--game looper]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sim.sweep.run import run_sweep  # noqa: E402
+from sim.sweep.spec import parse_spec  # noqa: E402
+
+# One axis whose values do not change a game (a display name), so both sides play alike.
+SPECS = {
+    "looper": ({"player": "random"}, "characters.cat.name"),
+    "werewolf": ({}, "roles.seer.name"),
+    "trpg": ({"scenario": "squad.toml"}, "scenario.name"),
+}
+
+
+def one(game: str, cells: int, games: int) -> dict:
+    base, path = SPECS[game]
+    raw = {"game": game, "name": "bench", "seed": 1, "games": games, "base": base,
+           "axes": [{"path": path, "values": [f"v{i}" for i in range(cells)]}]}
+    spec = parse_spec(raw, None)
+    with tempfile.TemporaryDirectory() as tmp:
+        run_sweep(parse_spec({**raw, "games": 500, "name": "warm"}, None), tmp)  # load the kernels
+        t = time.perf_counter()
+        run_sweep(spec, tmp)
+        sweep_s = time.perf_counter() - t
+    one_run = single(game, cells * games, base)
+    return {"game": game, "cells": cells, "games_per_cell": games, "sweep_seconds": sweep_s,
+            "one_run_seconds": one_run, "ratio": sweep_s / one_run,
+            "sweep_games_per_second": cells * games / sweep_s}
+
+
+def single(game: str, games: int, base: dict) -> float:
+    if game == "looper":
+        from sim.looper.game import run
+        run(1000, 1)
+        t = time.perf_counter()
+        run(games, 1)
+    elif game == "werewolf":
+        from sim.werewolf.game import run
+        run(1000, 1)
+        t = time.perf_counter()
+        run(games, 1)
+    else:
+        from sim.trpg.game import run
+        from sim.trpg.sheets import resolve_scenario
+        sc = resolve_scenario(ROOT / "sim" / "trpg" / "data" / "scenarios" / base["scenario"])
+        run(1000, 1, scenario=sc)
+        t = time.perf_counter()
+        run(games, 1, scenario=sc)
+    return time.perf_counter() - t
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cells", type=int, default=100)
+    ap.add_argument("--games", type=int, default=10_000)
+    ap.add_argument("--game", choices=[*SPECS, "all"], default="all")
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    rows = [one(g, a.cells, a.games) for g in (SPECS if a.game == "all" else [a.game])]
+    if a.json:
+        print(json.dumps(rows, indent=2))
+        return
+    for r in rows:
+        print(f"{r['game']:9s} {r['cells']} cells x {r['games_per_cell']:,} games: sweep {r['sweep_seconds']:.2f} s, "
+              f"one run {r['one_run_seconds']:.2f} s, ratio {r['ratio']:.2f} "
+              f"({r['sweep_games_per_second']:,.0f} games/s in the sweep)")
+
+
+if __name__ == "__main__":
+    main()
