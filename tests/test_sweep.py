@@ -68,16 +68,19 @@ def test_example_specs_run_tiny(spec, tmp_path):
 
 
 def test_trpg_example_axes_really_change_the_game(tmp_path):
-    r = invoke("sweep", EXAMPLES / "trpg_squad.toml", "--games", 2000, "--out", tmp_path, "--json")
+    r = invoke("sweep", EXAMPLES / "trpg_alley.toml", "--games", 1500, "--out", tmp_path, "--json")
     assert r.exit_code == 0, r.output
     df = frame(tmp_path)
-    # 3 melee values x 2 target strategies x 4 random draws of p1's HP
-    assert df.height == 24 and df["characters.p1.hp"].is_between(10, 18).all()
-    assert df["characters.p1.hp"].n_unique() > 1
-    chars = read(tmp_path, "characters").filter(pl.col("character") == "p2").collect()
-    assert chars.height == 24
-    by_melee = df.group_by("characters.p2.skills.melee").agg(pl.col("rate").mean()).sort("characters.p2.skills.melee")
-    assert by_melee["rate"][-1] > by_melee["rate"][0]  # a better fighter wins more (2000 games x 8 cells)
+    # 4 melee values x 3 target strategies x 3 random draws of (Aoi's HP, pistol dice)
+    assert df.height == 36 and df["characters.aoi.hp"].is_between(10, 20).all()
+    assert df["characters.aoi.hp"].n_unique() > 1
+    assert set(df["weapons.pistol.dice"]) <= {"1d6+2", "2d6", "2d6+2"}
+    draws = df.select("characters.aoi.hp", "weapons.pistol.dice").unique()
+    assert draws.height == 3  # distinct random points
+    chars = read(tmp_path, "characters").filter(pl.col("character") == "ren").collect()
+    assert chars.height == 36
+    by_melee = df.group_by("characters.ren.skills.melee").agg(pl.col("rate").mean()).sort("characters.ren.skills.melee")
+    assert by_melee["rate"][-1] > by_melee["rate"][0] + 0.03  # a better fighter wins more (1500 games x 9 cells)
 
 
 # ----------------------------------------------------------------------------- cells
@@ -251,6 +254,8 @@ BAD = [
     ("game = 'werewolf'\n[[axes]]\npath = 'x'\ngrid = {start = 5, stop = 1}", "empty axis"),
     ("game = 'werewolf'\n[[axes]]\npath = 'x'\nrandom = {low = 1, high = 3}", "samples = N"),
     ("game = 'werewolf'\ngames = -5", "games: expected a positive integer"),
+    ("game = 'werewolf'\nsamples = 5\n[[axes]]\npath = 'variants.max_runoffs'\nrandom = {choices = [1, 2]}",
+     "only 2 distinct points"),
     ("game = 'werewolf'\ngames = 10\ntarget_ci = 0.01", "not both"),
     ("game = 'looper'\n[[axes]]\npath = 'cat.amount'\nvalues = [1, 'high']", "cell 1"),
     ("game = 'looper'\n[[axes]]\npath = 'setup.key_person'\nvalues = ['nobody']", "not a table character"),

@@ -109,20 +109,27 @@ class Spec:
 
 
 def draw_random(axes: list[Axis], n: int, seed: int) -> list[dict[str, Any]]:
+    """``n`` distinct joint draws of the random axes (a repeat would only replay a cell)."""
     rng = python_rng(seed, RANDOM_TAG)
-    pts: list[dict[str, Any]] = [{} for _ in range(n)]
-    for a in axes:
-        d = a.dist
-        if "choices" in d:
-            idx = rng.integers(0, len(d["choices"]), n)
-            vals = [d["choices"][int(i)] for i in idx]
-        elif _all_int(d["low"], d["high"]):
-            vals = [int(v) for v in rng.integers(d["low"], d["high"] + 1, n)]
-        else:
-            vals = [float(v) for v in rng.uniform(d["low"], d["high"], n)]
-        for p, v in zip(pts, vals):
-            p[a.path] = v
-    return pts
+    pts: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for _ in range(50 * n + 100):
+        pt = {a.path: _draw(rng, a.dist) for a in axes}
+        k = json.dumps(pt, sort_keys=True)
+        if k not in seen:
+            seen.add(k)
+            pts.append(pt)
+            if len(pts) == n:
+                return pts
+    raise SimInputError(f"samples = {n}: the random axes give only {len(pts)} distinct points; lower samples")
+
+
+def _draw(rng: np.random.Generator, d: dict) -> Any:
+    if "choices" in d:
+        return d["choices"][int(rng.integers(0, len(d["choices"])))]
+    if _all_int(d["low"], d["high"]):
+        return int(rng.integers(d["low"], d["high"] + 1))
+    return float(rng.uniform(d["low"], d["high"]))
 
 
 def _all_int(*xs) -> bool:

@@ -1,0 +1,104 @@
+"""Read what the toolkit writes — a sweep dataset or one run's ``--out`` directory — into
+one shape for analysis: a frame of cells (parameters, games, successes of the primary
+rate) and the game's tables with a ``cell`` column."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from sim.errors import SimInputError
+
+PRIMARY = {"looper": ("player_wins", "player_win_rate"), "werewolf": ("village_wins", "village_win_rate")}
+
+
+@dataclass
+class Loaded:
+    kind: str                     # sweep | run | matrix | loo
+    game: str
+    name: str
+    axes: list[str]
+    metric: str
+    cells: pl.DataFrame           # cell, <axes>, games, successes, rate, … one row per cell
+    tables: dict[str, pl.DataFrame] = field(default_factory=dict)
+    manifest: dict = field(default_factory=dict)
+    path: Path = Path(".")
+
+    @property
+    def games(self) -> int:
+        return int(self.cells["games"].sum()) if "games" in self.cells.columns else 0
+
+
+def _sweep_dirs(p: Path) -> list[Path]:
+    if p.name.startswith("sweep=") and (p / "manifest.json").is_file():
+        return [p]
+    return sorted(m.parent for m in p.glob("**/sweep=*/manifest.json"))
+
+
+def load(path: str | Path) -> Loaded:
+    p = Path(path)
+    if not p.exists():
+        raise SimInputError(f"{p}: no such dataset")
+    sweeps = _sweep_dirs(p) if p.is_dir() else []
+    if len(sweeps) > 1:
+        names = ", ".join(str(s.relative_to(p)) for s in sweeps[:6])
+        raise SimInputError(f"{p} holds {len(sweeps)} sweeps ({names}); point at one sweep=… directory")
+    if sweeps:
+        return _load_sweep(sweeps[0])
+    if (p / "manifest.json").is_file():
+        return _load_run(p)
+    raise SimInputError(f"{p}: not a dataset (no sweep=…/manifest.json and no manifest.json)")
+
+
+def _scan(sd: Path, fname: str) -> pl.DataFrame | None:
+    files = sorted(sd.glob(f"cell=*/{fname}"))
+    if not files:
+        return None
+    return pl.scan_parquet(sd / "cell=*" / fname, hive_partitioning=True).collect()
+
+
+def _load_sweep(sd: Path) -> Loaded:
+    man = json.loads((sd / "manifest.json").read_text())
+    cells = _scan(sd, "part-0.parquet")
+    if cells is None:
+        raise SimInputError(f"{sd}: the sweep has no finished cells yet")
+    names = {f.name for f in sd.glob("cell=*/*.parquet")} - {"part-0.parquet"}
+    tables = {n[: -len(".parquet")]: _scan(sd, n) for n in sorted(names)}
+    return Loaded("sweep", man["game"], man.get("sweep", sd.name[len("sweep="):]), list(man.get("axes", [])),
+                  man.get("metric", "rate"), cells.sort("cell"), tables, man, sd)
+
+
+def _load_run(d: Path) -> Loaded:
+    man = json.loads((d / "manifest.json").read_text())
+    game = man.get("game", "")
+    tables = {f.stem: pl.read_parquet(f).with_columns(pl.lit(0).alias("cell")) for f in sorted(d.glob("*.parquet"))}
+    command = man.get("command", "")
+    if "matrix" in tables:
+        m = tables["matrix"]
+        cells = pl.DataFrame({"cell": [0], "games": [int(m["games"].sum())], "successes": [int(m["wins"].sum())]})
+        return Loaded("matrix", game, command, [], "win_rate", _rates(cells), tables, man, d)
+    loo = next((t for t in tables.values() if "delta" in t.columns), None)
+    if loo is not None:
+        return Loaded("loo", game, command, [], "win_rate", pl.DataFrame({"cell": [0]}), tables, man, d)
+    if "summary" not in tables:
+        raise SimInputError(f"{d}: no summary.parquet")
+    s = tables["summary"]
+    if game in PRIMARY:
+        k, metric = PRIMARY[game]
+        succ = int(s[k][0])
+    elif game == "trpg":
+        metric, succ = "win_rate", int(tables["sides"]["wins"][0])
+    else:
+        raise SimInputError(f"{d}: unknown game {game!r} in the manifest")
+    cells = pl.DataFrame({"cell": [0], "games": [int(s["games"][0])], "successes": [succ]})
+    return Loaded("run", game, command, [], metric, _rates(cells), tables, man, d)
+
+
+def _rates(cells: pl.DataFrame) -> pl.DataFrame:
+    from sim.core.stats import wilson
+
+    lo, hi = zip(*(wilson(int(s), int(g)) for s, g in zip(cells["successes"], cells["games"])))
+    return cells.with_columns((pl.col("successes") / pl.col("games")).alias("rate"),
+                              pl.Series("rate_ci_low", lo), pl.Series("rate_ci_high", hi))

@@ -1,0 +1,240 @@
+"""Matplotlib figures for reports. Each function draws one PNG and returns its caption.
+
+Rates pooled over cells are successes / games summed over the cells, with the Wilson
+95% interval of the pooled counts.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+import matplotlib.ticker
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
+
+from sim.core.stats import wilson  # noqa: E402
+
+DPI = 110
+
+
+def as_label(df: pl.DataFrame, col: str) -> pl.DataFrame:
+    """Parameter values as sortable plain values (lists become "a,b")."""
+    dt = df.schema[col]
+    if isinstance(dt, pl.List):
+        return df.with_columns(pl.col(col).list.join(",").alias(col))
+    return df
+
+
+def marginal(cells: pl.DataFrame, axis: str) -> pl.DataFrame:
+    m = (as_label(cells, axis).group_by(axis).agg(pl.col("games").sum(), pl.col("successes").sum())
+         .sort(axis))
+    lo, hi = zip(*(wilson(int(s), int(g)) for s, g in zip(m["successes"], m["games"]))) if m.height else ((), ())
+    return m.with_columns((pl.col("successes") / pl.col("games")).alias("rate"),
+                          pl.Series("lo", lo, dtype=pl.Float64), pl.Series("hi", hi, dtype=pl.Float64))
+
+
+def _numeric(s: pl.Series) -> bool:
+    return s.dtype.is_numeric() and s.dtype != pl.Boolean
+
+
+def _save(fig, path: Path) -> None:
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+
+
+def rate_vs_param(cells: pl.DataFrame, axis: str, metric: str, path: Path, target: float | None = None) -> str:
+    m = marginal(cells, axis)
+    fig, ax = plt.subplots(figsize=(6.4, 4))
+    x = m[axis]
+    rate, lo, hi = m["rate"].to_numpy(), m["lo"].to_numpy(), m["hi"].to_numpy()
+    if _numeric(x) and m.height > 1:
+        xv = x.to_numpy()
+        ax.fill_between(xv, lo, hi, alpha=0.25, label="95% CI")
+        ax.plot(xv, rate, marker="o", label=metric)
+        if x.dtype.is_integer():
+            ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    else:
+        pos = np.arange(m.height)
+        ax.errorbar(pos, rate, yerr=[rate - lo, hi - rate], fmt="o", capsize=4, label=f"{metric} (95% CI)")
+        ax.set_xticks(pos, [str(v) for v in x], rotation=30 if m.height > 4 else 0, ha="right" if m.height > 4 else "center")
+    if target is not None:
+        ax.axhline(target, color="grey", ls="--", lw=1, label=f"target {target:g}")
+    ax.set_xlabel(axis)
+    ax.set_ylabel(metric)
+    others = cells.height // max(m.height, 1)
+    ax.set_title(f"{metric} vs {axis}" + (" (pooled over the other axes)" if others > 1 else ""), fontsize=10)
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    _save(fig, path)
+    return f"{metric} against {axis}, with the 95% CI band" + (
+        f"; each point pools {others} cells over the other axes" if others > 1 else "")
+
+
+def heatmap(cells: pl.DataFrame, a: str, b: str, metric: str, path: Path) -> str:
+    c = as_label(as_label(cells, a), b)
+    g = c.group_by(a, b).agg(pl.col("games").sum(), pl.col("successes").sum())
+    xs, ys = sorted(g[a].unique().to_list()), sorted(g[b].unique().to_list())
+    grid = np.full((len(ys), len(xs)), np.nan)
+    for r in g.iter_rows(named=True):
+        grid[ys.index(r[b]), xs.index(r[a])] = r["successes"] / r["games"]
+    _heat(grid, [str(x) for x in xs], [str(y) for y in ys], a, b, metric, f"{metric} by {a} and {b}", path)
+    return f"{metric} for each pair of {a} and {b} (pooled over other axes)"
+
+
+def _heat(grid, xl, yl, xlab, ylab, metric, title, path, origin="lower") -> None:
+    fig, ax = plt.subplots(figsize=(min(1.0 + 0.8 * len(xl), 12) + 1.5, min(1.0 + 0.55 * len(yl), 10) + 1))
+    im = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1, aspect="auto", origin=origin)
+    ax.set_xticks(range(len(xl)), xl, rotation=30 if len(xl) > 5 else 0, ha="right" if len(xl) > 5 else "center")
+    ax.set_yticks(range(len(yl)), yl)
+    if grid.size <= 400:
+        for i in range(grid.shape[0]):
+            for j in range(grid.shape[1]):
+                if not np.isnan(grid[i, j]):
+                    ax.text(j, i, f"{grid[i, j]:.2f}", ha="center", va="center", fontsize=7,
+                            color="white" if abs(grid[i, j] - 0.5) > 0.3 else "black")
+    ax.set_xlabel(xlab)
+    ax.set_ylabel(ylab)
+    ax.set_title(title, fontsize=10)
+    fig.colorbar(im, ax=ax, label=metric)
+    _save(fig, path)
+
+
+def matrix_heatmap(matrix: pl.DataFrame, path: Path) -> str:
+    names = list(dict.fromkeys(matrix["build"].to_list() + matrix["opponent"].to_list()))
+    grid = np.full((len(names), len(names)), np.nan)
+    for r in matrix.iter_rows(named=True):
+        grid[names.index(r["build"]), names.index(r["opponent"])] = r["win_rate"]
+    _heat(grid, names, names, "opponent", "build", "win rate", "matchup matrix: the row build's win rate", path,
+          origin="upper")
+    return "win rate of each build (row) against each opponent (column), both first moves pooled"
+
+
+def tornado(cells: pl.DataFrame, axes: list[str], metric: str, path: Path) -> str:
+    overall = cells["successes"].sum() / cells["games"].sum()
+    rows = []
+    for a in axes:
+        m = marginal(cells, a)
+        rows.append((a, float(m["rate"].min()), float(m["rate"].max()),
+                     str(m[a][int(m["rate"].arg_min())]), str(m[a][int(m["rate"].arg_max())])))
+    rows.sort(key=lambda r: r[2] - r[1])
+    fig, ax = plt.subplots(figsize=(6.4, 1.2 + 0.5 * len(rows)))
+    for i, (a, lo, hi, at_lo, at_hi) in enumerate(rows):
+        ax.barh(i, hi - lo, left=lo, color="tab:blue", alpha=0.7)
+        ax.text(lo, i, f"{at_lo} ", ha="right", va="center", fontsize=8)
+        ax.text(hi, i, f" {at_hi}", ha="left", va="center", fontsize=8)
+    ax.axvline(overall, color="grey", ls="--", lw=1)
+    ax.set_yticks(range(len(rows)), [r[0] for r in rows])
+    ax.set_xlabel(metric)
+    span = max(max(r[2] for r in rows) - min(r[1] for r in rows), 0.02)
+    ax.set_xlim(min(r[1] for r in rows) - 0.25 * span, max(r[2] for r in rows) + 0.25 * span)
+    ax.set_title(f"effect of each parameter on {metric} (range of its pooled rates)", fontsize=10)
+    _save(fig, path)
+    return (f"each parameter's effect: the bar spans its lowest and highest pooled {metric} (labels: the values "
+            f"giving them); the dashed line is the overall rate {overall:.3f}")
+
+
+def _stacked(labels, parts: dict[str, np.ndarray], xlabel: str, title: str, path: Path) -> None:
+    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.32 * len(labels)))
+    left = np.zeros(len(labels))
+    for name, vals in parts.items():
+        ax.barh(range(len(labels)), vals, left=left, label=name)
+        left += vals
+    ax.set_yticks(range(len(labels)), labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=7, loc="lower right")
+    ax.grid(axis="x", alpha=0.3)
+    _save(fig, path)
+
+
+def causes(game: str, tables: dict, total_games: int, path: Path) -> str | None:
+    """Deaths per character by rule (looper), how each role left the game (werewolf),
+    falls and losses per character (trpg), over all cells."""
+    if game == "looper" and "deaths" in tables and tables["deaths"].height:
+        d = tables["deaths"].group_by("character", "rule").agg(pl.col("deaths").sum())
+        per = d.group_by("character").agg(pl.col("deaths").sum()).sort("deaths", descending=True).head(15)
+        chars = per["character"].to_list()
+        parts = {}
+        for rule in sorted(d["rule"].unique().to_list()):
+            sub = dict(zip(*d.filter(pl.col("rule") == rule).select("character", "deaths").to_dict(as_series=False).values()))
+            parts[rule] = np.array([sub.get(c, 0) / total_games for c in chars])
+        _stacked(chars, parts, "deaths per game", "deaths per character, by the rule that killed them", path)
+        return "deaths per game of the 15 most-killed characters, coloured by the rule that killed them (all cells)"
+    if game == "werewolf" and "roles" in tables:
+        r = tables["roles"]
+        outs = [c for c in r.columns if c.startswith("out_")]
+        w = r.with_columns([(pl.col(c) * pl.col("participant_games")).alias(c) for c in outs])
+        g = w.group_by("role").agg(pl.col("participant_games").sum(), *[pl.col(c).sum() for c in outs])
+        g = g.sort("role")
+        parts = {c[4:]: (g[c] / g["participant_games"]).to_numpy() for c in outs if g[c].sum() > 0}
+        _stacked(g["role"].to_list(), parts, "share of the role's participants",
+                 "how each role leaves the game", path)
+        return "share of each role's participants eliminated by each cause (all cells; the rest survive)"
+    if game == "trpg" and "characters" in tables:
+        c = tables["characters"]
+        cells = tables.get("_cell_games")
+        c = c.join(cells, on="cell") if cells is not None and "cell" in c.columns else c.with_columns(pl.lit(1).alias("games"))
+        g = c.group_by("character", "side").agg(
+            *[(pl.col(k) * pl.col("games")).sum() / pl.col("games").sum() for k in ("fall_rate", "loss_rate")]).sort("side", "character")
+        labels = [f"{a} ({s})" for a, s in zip(g["character"], g["side"])]
+        fig, ax = plt.subplots(figsize=(7, 1.2 + 0.35 * len(labels)))
+        y = np.arange(len(labels))
+        ax.barh(y - 0.2, g["fall_rate"].to_numpy(), height=0.4, label="fell (HP ≤ 0) at least once")
+        ax.barh(y + 0.2, g["loss_rate"].to_numpy(), height=0.4, label="lost (out of the combat)")
+        ax.set_yticks(y, labels, fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlabel("share of combats")
+        ax.set_title("falls and losses per character", fontsize=10)
+        ax.legend(fontsize=7)
+        ax.grid(axis="x", alpha=0.3)
+        _save(fig, path)
+        return "share of combats in which each character fell and in which it was lost (all cells)"
+    return None
+
+
+def length_hist(game: str, tables: dict, cells: pl.DataFrame, path: Path) -> str | None:
+    if game == "werewolf" and "days" in tables:
+        h = tables["days"].group_by("days").agg(pl.col("games").sum()).sort("days")
+        x, y, lab = h["days"].to_numpy(), h["games"].to_numpy(), "days (votes held)"
+    elif game == "trpg" and "rounds" in tables:
+        h = tables["rounds"].group_by("rounds").agg(pl.col("games").sum()).sort("rounds")
+        x, y, lab = h["rounds"].to_numpy(), h["games"].to_numpy(), "rounds"
+    elif game == "looper" and "wins_by_loop" in tables:
+        w = tables["wins_by_loop"].group_by("loop").agg(pl.col("wins").sum()).sort("loop")
+        x, y = w["loop"].to_numpy(), w["wins"].to_numpy().astype(float)
+        y[-1] += cells["games"].sum() - cells["successes"].sum()  # lost games play every loop
+        lab = "loops played"
+    else:
+        return None
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    ax.bar(x, y / y.sum(), width=0.85)
+    ax.set_xlabel(lab)
+    ax.set_ylabel("share of games")
+    mean = float((x * y).sum() / y.sum())
+    ax.set_title(f"game length (mean {mean:.2f} {lab.split()[0]})", fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+    _save(fig, path)
+    return f"distribution of game length in {lab} over all cells"
+
+
+def loo_bars(loo: pl.DataFrame, path: Path) -> str:
+    key = "replaced" if "replaced" in loo.columns else "removed"
+    rate = next(c for c in loo.columns if c.endswith("win_rate"))
+    d = loo.filter(pl.col("delta").is_not_null() & (pl.col(key) != "(none)")).sort("delta")
+    fig, ax = plt.subplots(figsize=(6.4, 1.2 + 0.35 * max(d.height, 1)))
+    err = None
+    if {"ci_low", "ci_high"} <= set(d.columns):
+        err = [(d[rate] - d["ci_low"]).to_numpy(), (d["ci_high"] - d[rate]).to_numpy()]
+    ax.barh(range(d.height), d["delta"].to_numpy(), xerr=err, capsize=3, color="tab:orange")
+    ax.set_yticks(range(d.height), d[key].to_list(), fontsize=8)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_xlabel(f"change in {rate} (95% CI of the new rate)")
+    ax.set_title(f"leave one out: {rate} change when each is {key}", fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    _save(fig, path)
+    return f"change of {rate} when each one is {key}, against the full setup"

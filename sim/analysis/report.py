@@ -1,0 +1,128 @@
+"""``sim report DATASET --out DIR``: a static HTML page with PNG figures."""
+from __future__ import annotations
+
+import html
+import itertools
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from sim.analysis import figures as F
+from sim.analysis.dataset import Loaded, load
+
+MAX_HEATMAPS = 6
+
+
+@dataclass
+class Figure:
+    file: str
+    caption: str
+
+
+def build_figures(d: Loaded, out: Path) -> list[Figure]:
+    figs: list[Figure] = []
+
+    def add(name: str, caption: str | None) -> None:
+        if caption:
+            figs.append(Figure(name, caption))
+
+    axes = [a for a in d.axes if a in d.cells.columns and d.cells[a].n_unique() > 1]
+    for i, a in enumerate(axes):
+        add(f"rate_{i}.png", F.rate_vs_param(d.cells, a, d.metric, out / f"rate_{i}.png", target=0.5))
+    for k, (a, b) in enumerate(itertools.islice(itertools.combinations(axes, 2), MAX_HEATMAPS)):
+        add(f"heatmap_{k}.png", F.heatmap(d.cells, a, b, d.metric, out / f"heatmap_{k}.png"))
+    if axes:
+        add("tornado.png", F.tornado(d.cells, axes, d.metric, out / "tornado.png"))
+    if "matrix" in d.tables:
+        add("matrix.png", F.matrix_heatmap(d.tables["matrix"], out / "matrix.png"))
+    loo = next((t for t in d.tables.values() if "delta" in t.columns), None)
+    if loo is not None:
+        add("loo.png", F.loo_bars(loo, out / "loo.png"))
+    tables = dict(d.tables)
+    if "games" in d.cells.columns:
+        tables["_cell_games"] = d.cells.select("cell", "games")
+        add("causes.png", F.causes(d.game, tables, d.games, out / "causes.png"))
+        add("length.png", F.length_hist(d.game, tables, d.cells, out / "length.png"))
+    return figs
+
+
+def _cells_table(d: Loaded, limit: int = 60) -> str:
+    if "rate" not in d.cells.columns:
+        return ""
+    cols = ["cell", *[a for a in d.axes if a in d.cells.columns], "games", "rate", "rate_ci_low", "rate_ci_high"]
+    df = F.as_label(d.cells, cols[1]) if len(cols) > 6 else d.cells
+    for a in d.axes:
+        if a in df.columns:
+            df = F.as_label(df, a)
+    rows = []
+    for r in df.select(cols).head(limit).iter_rows(named=True):
+        cls = ' class="hit"' if r["rate_ci_low"] <= 0.5 <= r["rate_ci_high"] else ""
+        cells = [str(r["cell"]), *[html.escape(str(r[a])) for a in cols[1:-4]], f"{r['games']:,}",
+                 f"{r['rate']:.4f}", f"{r['rate_ci_low']:.4f} – {r['rate_ci_high']:.4f}"]
+        rows.append(f"<tr{cls}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in [*cols[:-2], "95% CI"])
+    more = f"<p>… {d.cells.height - limit} more cells in the dataset.</p>" if d.cells.height > limit else ""
+    return (f"<h2>Cells</h2><p>Highlighted: the 95% CI contains 50%.</p>"
+            f"<table><tr>{head}</tr>{''.join(rows)}</table>{more}")
+
+
+def _tables_html(d: Loaded) -> str:
+    out = []
+    for name in ("matrix", "overall"):
+        if name in d.tables:
+            out.append(f"<h2>{name}</h2>" + d.tables[name].drop("cell", strict=False).head(60).to_pandas()
+                       .to_html(index=False, float_format=lambda x: f"{x:.4f}"))
+    loo = next(((n, t) for n, t in d.tables.items() if "delta" in t.columns), None)
+    if loo:
+        out.append(f"<h2>leave one out ({loo[0]})</h2>" + loo[1].drop("cell", strict=False).to_pandas()
+                   .to_html(index=False, float_format=lambda x: f"{x:.4f}", na_rep=""))
+    return "".join(out)
+
+
+CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
+table{border-collapse:collapse;font-size:13px;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
+tr.hit{background:#e8f4e8}figure{margin:2em 0}figcaption{font-size:13px;color:#555;max-width:800px}
+img{max-width:100%;border:1px solid #eee}"""
+
+
+def render(d: Loaded, figs: list[Figure]) -> str:
+    title = f"{d.game} — {d.name}" if d.name else d.game
+    total = f"{d.games:,} games" if d.games else ""
+    head = (f"<h1>{html.escape(title)}</h1><p>{html.escape(d.kind)} dataset <code>{html.escape(str(d.path))}</code>; "
+            f"{d.cells.height} cell(s), {total}; primary rate: <b>{html.escape(d.metric)}</b>; seed "
+            f"{html.escape(str(d.manifest.get('seed', '')))}, version {html.escape(str(d.manifest.get('version', '')))}, "
+            f"commit {html.escape(str(d.manifest.get('git_commit', ''))[:10])}.</p>")
+    body = "".join(f'<figure><img src="{f.file}" alt="{html.escape(f.caption)}"><figcaption>{html.escape(f.caption)}'
+                   f"</figcaption></figure>" for f in figs)
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            f"<style>{CSS}</style></head><body>{head}{_cells_table(d)}{_tables_html(d)}<h2>Figures</h2>{body}"
+            "</body></html>")
+
+
+def report(dataset: str | Path, out: str | Path) -> tuple[Path, list[Figure]]:
+    """Write ``index.html`` and its figures into ``out`` (replaced as a whole, atomically)."""
+    d = load(dataset)
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        figs = build_figures(d, tmp)
+        (tmp / "index.html").write_text(render(d, figs), encoding="utf-8")
+        if out.exists():
+            old = out.with_name(f".{out.name}.old.{os.getpid()}")
+            out.rename(old)
+            tmp.rename(out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            tmp.rename(out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return out / "index.html", figs
+
+
+__all__ = ["report", "build_figures", "render", "pl"]
