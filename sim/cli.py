@@ -27,9 +27,10 @@ def _register() -> None:
     app.command("sweep")(sweep_cmd)
     app.command("compare")(compare_cmd)
 
-    from sim.analysis.cli import report_cmd
+    from sim.analysis.cli import balance_cmd, report_cmd
 
     app.command("report")(report_cmd)
+    app.command("balance")(balance_cmd)
 
 
 _register()

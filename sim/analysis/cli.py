@@ -26,3 +26,46 @@ def report_cmd(
     typer.echo(f"report: {page} ({len(figs)} figures)")
     for f in figs:
         typer.echo(f"  {f.file:14s} {f.caption}")
+
+
+@clean_errors
+def balance_cmd(
+    spec: Path = typer.Argument(..., help="Balance spec (TOML): game, [base], [[params]] with low/high or values."),
+    target: float = typer.Option(None, "--target", help="Target rate (default: the spec's, else 0.5)."),
+    tolerance: float = typer.Option(None, "--tolerance", help="CI half-width to reach (default 0.01)."),
+    seed: int = typer.Option(None, "--seed", help="Override the spec's seed."),
+    out: Path = typer.Option(Path("balance-out"), "--out", help="Where the search trace (parquet) goes."),
+    threads: int = typer.Option(None, "--threads", help="Threads per evaluation."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+):
+    """Find settings of one or more parameters whose primary win rate hits the target
+    within the 95% CI, with as few games as it can."""
+    from rich.console import Console
+
+    from sim.analysis.balance import balance, load_balance
+    from sim.core.output import manifest, write_tables
+    from sim.core.validate import check_run_counts
+
+    check_run_counts(1, threads, 1)
+    sp = load_balance(spec, target=target, tolerance=tolerance, seed=seed)
+    res = balance(sp, threads)
+    write_tables(out, {"trace": res.trace}, manifest(sp.game, sp.raw, sp.seed, {
+        "command": "sim balance", "target": sp.target, "tolerance": sp.tolerance, "result": res.point,
+        "hit": res.hit, "games_used": res.games_used}))
+    d = {"game": sp.game, "target": sp.target, "tolerance": sp.tolerance, "settings": res.point, "rate": res.rate,
+         "ci_low": res.ci_low, "ci_high": res.ci_high, "games": res.games, "hit": res.hit,
+         "games_used": res.games_used, "evaluations": res.trace.height, "note": res.note,
+         "trace": str(out / "trace.parquet"), "metric": sp.adapter.metric}
+    if as_json:
+        emit_json(d)
+        return
+    con = Console()
+    verdict = "[green]hits the target[/green]" if res.hit else "[yellow]does not hit the target[/yellow]"
+    con.print(f"[bold]{sp.game}[/bold] balance for {sp.adapter.metric} = {sp.target:g} (±{sp.tolerance:g}): {verdict}")
+    for k, v in res.point.items():
+        con.print(f"  {k} = [bold]{v!r}[/bold]")
+    con.print(f"  measured {res.rate:.4f} (95% CI {res.ci_low:.4f} – {res.ci_high:.4f}, {res.games:,} games); "
+              f"{res.games_used:,} games in {res.trace.height} evaluations")
+    if res.note:
+        con.print(f"  note: {res.note}")
+    con.print(f"search trace: {out / 'trace.parquet'}")

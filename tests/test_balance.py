@@ -1,0 +1,137 @@
+"""`sim balance`: the search finds what the exact TRPG duel solver says, and bad specs exit 2.
+
+The duel x (14 HP) against y (HP swept) with knives and no reactions is solved exactly by
+``duel_exact``; its win rate falls by ≥ 3 points per HP of y near the targets used here,
+more than twice the tolerance, so the right integer is unambiguous.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from sim.cli import app
+from sim.trpg.exact import duel_exact
+from sim.trpg.sheets import resolve_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+runner = CliRunner()
+
+DUEL = """
+[scenario]
+name = "duel"
+sides = ["a", "b"]
+first = "a"
+[characters.x]
+side = "a"
+position = 0
+hp = 14
+skills = { melee = 11, dodge = 10 }
+weapons = ["knife"]
+strategy = { reaction = "none" }
+[characters.y]
+side = "b"
+position = 0
+hp = 10
+skills = { melee = 11, dodge = 10 }
+weapons = ["knife"]
+strategy = { reaction = "none" }
+"""
+
+
+def invoke(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+@pytest.fixture
+def duel(tmp_path):
+    (tmp_path / "duel.toml").write_text(DUEL)
+    return tmp_path
+
+
+def exact(duel_dir, hp) -> float:
+    return duel_exact(resolve_scenario(duel_dir / "duel.toml", [f"characters.y.hp={hp}"]))["win_rate"]["a"]
+
+
+def spec(duel_dir, target, low=6, high=30, tol=0.01, extra="") -> Path:
+    p = duel_dir / "bal.toml"
+    p.write_text(f"""game = "trpg"\nseed = 4\ntarget = {target}\ntolerance = {tol}\n{extra}
+[base]\nscenario = "duel.toml"\n[[params]]\npath = "characters.y.hp"\nlow = {low}\nhigh = {high}\n""")
+    return p
+
+
+def test_finds_the_setting_the_exact_solver_gives(duel):
+    target = exact(duel, 17)
+    assert abs(exact(duel, 16) - target) > 0.03 and abs(exact(duel, 18) - target) > 0.03
+    r = invoke("balance", spec(duel, target), "--out", duel / "o", "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["settings"] == {"characters.y.hp": 17} and d["hit"]
+    assert d["ci_low"] <= target <= d["ci_high"] and (d["ci_high"] - d["ci_low"]) / 2 <= 0.01
+    trace = pl.read_parquet(duel / "o" / "trace.parquet")
+    assert trace.height == d["evaluations"] and trace["games"].max() == d["games"]
+    # bisection: far fewer points than the 25 in the range
+    assert trace["characters.y.hp"].n_unique() <= 8
+    assert d["games_used"] < 25 * d["games"]
+
+
+def test_between_two_integers_it_reports_the_closer_neighbour(duel):
+    lo_hp = max(h for h in range(6, 31) if exact(duel, h) > 0.5)
+    r = invoke("balance", spec(duel, 0.5), "--out", duel / "o", "--json")
+    d = json.loads(r.stdout)
+    hp = d["settings"]["characters.y.hp"]
+    assert hp in (lo_hp, lo_hp + 1)
+    best = min((lo_hp, lo_hp + 1), key=lambda h: abs(exact(duel, h) - 0.5))
+    assert hp == best or abs(abs(exact(duel, hp) - 0.5) - abs(exact(duel, best) - 0.5)) < 0.01
+    if not d["hit"]:
+        assert "neighbours" in d["note"]
+
+
+def test_unreachable_target_says_so(duel):
+    r = invoke("balance", spec(duel, 0.99, low=8, high=30), "--out", duel / "o", "--json")
+    d = json.loads(r.stdout)
+    assert not d["hit"] and "outside the range" in d["note"]
+    assert d["settings"] == {"characters.y.hp": 8}
+
+
+def test_two_parameters_hit_and_an_independent_run_agrees(tmp_path):
+    from sim.werewolf.game import run
+
+    r = invoke("balance", ROOT / "examples" / "balance" / "werewolf_two_knobs.toml", "--out", tmp_path / "o", "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["hit"], d
+    s = d["settings"]
+    roles = f"werewolf*2,seer,paladin,villager*{s['count.villager']}"
+    check = run(40000, 999, village="claims", wolves="claims", roles=roles,
+                sets=[f"roles.paladin.protect_count={s['roles.paladin.protect_count']}"]).summary.row(0, named=True)
+    se = (0.75 * 0.25 / 40000) ** 0.5
+    assert abs(check["village_win_rate"] - 0.75) <= 0.01 + 4 * se
+
+
+BAD = [
+    ("game = 'trpg'\n[base]\nscenario = 'duel.toml'", "params"),
+    ("game = 'trpg'\n[base]\nscenario = 'duel.toml'\n[[params]]\npath = 'characters.y.hp'\nlow = 9\nhigh = 3",
+     "empty range"),
+    ("game = 'trpg'\n[base]\nscenario = 'duel.toml'\n[[params]]\npath = 'characters.z.hp'\nlow = 1\nhigh = 3",
+     "unknown parameter path"),
+    ("game = 'trpg'\n[base]\nscenario = 'duel.toml'\n[[params]]\npath = 'characters.y.hp'\nlow = -5\nhigh = 3",
+     "characters.y.hp"),
+    ("game = 'trpg'\ntarget = 1.5\n[base]\nscenario = 'duel.toml'\n[[params]]\npath = 'characters.y.hp'\nlow = 1\nhigh = 3",
+     "target"),
+    ("game = 'werewolf'\n[[params]]\npath = 'count.seer'\nvalues = [1]", "at least two"),
+]
+
+
+@pytest.mark.parametrize("text, match", BAD)
+def test_bad_balance_specs_exit_2(duel, text, match):
+    p = duel / "bad.toml"
+    p.write_text(text)
+    r = invoke("balance", p, "--out", duel / "never")
+    assert r.exit_code == 2, r.output
+    err = r.stderr.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error:") and match in err[0], r.stderr
+    assert not (duel / "never").exists()
