@@ -138,7 +138,7 @@ def tornado(cells: pl.DataFrame, axes: list[str], metric: str, path: Path) -> st
 
 
 def _stacked(labels, parts: dict[str, np.ndarray], xlabel: str, title: str, path: Path) -> None:
-    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.32 * len(labels)))
+    fig, ax = plt.subplots(figsize=(8.5, 1.2 + 0.32 * len(labels)))
     left = np.zeros(len(labels))
     for name, vals in parts.items():
         ax.barh(range(len(labels)), vals, left=left, label=name)
@@ -147,7 +147,7 @@ def _stacked(labels, parts: dict[str, np.ndarray], xlabel: str, title: str, path
     ax.invert_yaxis()
     ax.set_xlabel(xlabel)
     ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))  # outside: never hides a bar
     ax.grid(axis="x", alpha=0.3)
     _save(fig, path)
 
@@ -182,7 +182,7 @@ def causes(game: str, tables: dict, total_games: int, path: Path) -> str | None:
         g = c.group_by("character", "side").agg(
             *[(pl.col(k) * pl.col("games")).sum() / pl.col("games").sum() for k in ("fall_rate", "loss_rate")]).sort("side", "character")
         labels = [f"{a} ({s})" for a, s in zip(g["character"], g["side"])]
-        fig, ax = plt.subplots(figsize=(7, 1.2 + 0.35 * len(labels)))
+        fig, ax = plt.subplots(figsize=(8.5, 1.2 + 0.35 * len(labels)))
         y = np.arange(len(labels))
         ax.barh(y - 0.2, g["fall_rate"].to_numpy(), height=0.4, label="fell (HP ≤ 0) at least once")
         ax.barh(y + 0.2, g["loss_rate"].to_numpy(), height=0.4, label="lost (out of the combat)")
@@ -190,7 +190,7 @@ def causes(game: str, tables: dict, total_games: int, path: Path) -> str | None:
         ax.invert_yaxis()
         ax.set_xlabel("share of combats")
         ax.set_title("falls and losses per character", fontsize=10)
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
         ax.grid(axis="x", alpha=0.3)
         _save(fig, path)
         return "share of combats in which each character fell and in which it was lost (all cells)"
@@ -213,6 +213,7 @@ def length_hist(game: str, tables: dict, cells: pl.DataFrame, path: Path) -> str
         return None
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     ax.bar(x, y / y.sum(), width=0.85)
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     ax.set_xlabel(lab)
     ax.set_ylabel("share of games")
     mean = float((x * y).sum() / y.sum())

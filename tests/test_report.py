@@ -1,0 +1,106 @@
+"""`sim report`: pages and figures for the datasets of all three games, pooled numbers, bad input."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import matplotlib.image as mpimg
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from sim.analysis.figures import marginal
+from sim.cli import app
+
+ROOT = Path(__file__).resolve().parents[1]
+EX = ROOT / "examples" / "sweeps"
+runner = CliRunner()
+
+
+def invoke(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def check_page(out: Path, expect: set[str]) -> dict:
+    page = out / "index.html"
+    html = page.read_text()
+    imgs = set(re.findall(r'<img src="([^"]+)"', html))
+    assert expect <= {Path(i).name.split("_")[0].removesuffix(".png") for i in imgs}, imgs
+    for i in imgs:
+        a = mpimg.imread(out / i)  # a real PNG, with something drawn on it
+        assert a.shape[0] > 150 and a.shape[1] > 300 and a.std() > 0.01, i
+    return {"html": html, "imgs": imgs}
+
+
+def report(src: Path, out: Path) -> dict:
+    r = invoke("report", src, "--out", out, "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert Path(d["page"]) == out / "index.html"
+    return d
+
+
+@pytest.mark.parametrize("spec, expect", [
+    ("werewolf_seer.toml", {"rate", "heatmap", "tornado", "causes", "length"}),
+    ("looper_cat.toml", {"rate", "heatmap", "tornado", "causes", "length"}),
+    ("trpg_alley.toml", {"rate", "heatmap", "tornado", "causes", "length"}),
+])
+def test_sweep_reports(tmp_path, spec, expect):
+    assert invoke("sweep", EX / spec, "--games", 400, "--out", tmp_path / "data", "--json").exit_code == 0
+    d = report(tmp_path / "data", tmp_path / "rep")
+    page = check_page(tmp_path / "rep", expect)
+    assert len(d["figures"]) == len(page["imgs"])
+    axes = [a["path"] for a in __import__("tomllib").loads((EX / spec).read_text())["axes"]]
+    for a in axes:
+        assert a in page["html"]
+    n_axes = len(axes)
+    assert sum(1 for f in page["imgs"] if f.startswith("rate_")) == n_axes
+    assert sum(1 for f in page["imgs"] if f.startswith("heatmap_")) == min(6, n_axes * (n_axes - 1) // 2)
+    # the report runs again over its own output (replaced whole)
+    report(tmp_path / "data", tmp_path / "rep")
+
+
+def test_single_run_and_matrix_and_loo_reports(tmp_path):
+    runs = {
+        "looper": ["looper", "run", "--games", "2000"],
+        "werewolf": ["werewolf", "run", "--games", "2000"],
+        "trpg": ["trpg", "run", str(ROOT / "sim/trpg/data/scenarios/alley.toml"), "--games", "1000"],
+        "matrix": ["trpg", "matrix", str(ROOT / "sim/trpg/data/builds.toml"), "--games", "300"],
+        "loo": ["werewolf", "loo", "--games", "1000"],
+    }
+    expect = {"looper": {"causes", "length"}, "werewolf": {"causes", "length"}, "trpg": {"causes", "length"},
+              "matrix": {"matrix"}, "loo": {"loo"}}
+    for name, args in runs.items():
+        r = invoke(*args, "--out", tmp_path / name)
+        assert r.exit_code == 0, (name, r.output)
+        report(tmp_path / name, tmp_path / f"rep-{name}")
+        check_page(tmp_path / f"rep-{name}", expect[name])
+
+
+def test_marginal_pools_counts_over_cells():
+    cells = pl.DataFrame({"cell": [0, 1, 2, 3], "a": [1, 1, 2, 2], "b": ["x", "y", "x", "y"],
+                          "games": [100, 300, 200, 200], "successes": [10, 90, 100, 20]})
+    m = marginal(cells, "a")
+    assert m["games"].to_list() == [400, 400] and m["rate"].to_list() == [0.25, 0.3]
+    assert (m["lo"] < m["rate"]).all() and (m["rate"] < m["hi"]).all()
+    assert marginal(cells, "b")["rate"].to_list() == [110 / 300, 110 / 500]
+    lists = cells.with_columns(pl.Series("c", [["m", "l"], ["m"], ["m", "l"], ["m"]]))
+    assert marginal(lists, "c")["c"].to_list() == ["m", "m,l"]
+
+
+def test_bad_report_inputs_exit_2(tmp_path):
+    r = invoke("report", tmp_path / "missing", "--out", tmp_path / "rep")
+    assert r.exit_code == 2 and "no such dataset" in r.stderr
+    (tmp_path / "empty").mkdir()
+    r = invoke("report", tmp_path / "empty", "--out", tmp_path / "rep")
+    assert r.exit_code == 2 and "not a dataset" in r.stderr
+    for spec in ("werewolf_seer.toml", "looper_cat.toml"):
+        assert invoke("sweep", EX / spec, "--games", 100, "--out", tmp_path / "two").exit_code == 0
+    r = invoke("report", tmp_path / "two", "--out", tmp_path / "rep")
+    assert r.exit_code == 2 and "holds 2 sweeps" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "rep").exists()
+    # one sweep of the two is fine
+    sd = next((tmp_path / "two").glob("game=looper/sweep=*"))
+    assert invoke("report", sd, "--out", tmp_path / "rep").exit_code == 0
