@@ -68,6 +68,55 @@ def run_cmd(
         con.print(f"parquet tables and manifest written to [bold]{out}[/bold]")
 
 
+@app.command("loo")
+@clean_errors
+def loo_cmd(
+    scenario: Path = typer.Argument(..., help="Scenario TOML (sides, characters, weapons, rules)."),
+    games: int = typer.Option(100_000, "--games", "-n", help="Combats per row."),
+    seed: int = typer.Option(0, "--seed", help="Root seed, the same for every row (common random numbers)."),
+    sets: List[str] = typer.Option([], "--set", help="PATH=VALUE, e.g. characters.aoi.hp=20"),
+    out: Optional[Path] = typer.Option(None, "--out"),
+    as_json: bool = typer.Option(False, "--json"),
+    threads: Optional[int] = typer.Option(None, "--threads"),
+):
+    """Leave one out: every side's win rate and the draw rate with each character removed (T-9)."""
+    from sim.trpg.loo import leave_one_out
+    from sim.trpg.sheets import resolve_scenario
+
+    check_run_counts(games, threads, DEFAULT_CHUNK)
+    sc = resolve_scenario(scenario, sets)
+    df = leave_one_out(games, seed, scenario=sc, threads=threads)
+    if out is not None:
+        write_tables(out, {"leave_one_out": df}, manifest("trpg", sc.config, seed, {
+            "games_per_row": games, "sides": sc.sides, "command": "sim trpg loo",
+            "scenario_file": str(scenario)}))
+    if as_json:
+        emit_json({"games_per_row": games, "sides": sc.sides, "rows": df.to_dicts()})
+        return
+    con = Console()
+    t = Table(title=f"leave one out — {sc.name}: {games:,} combats per row, same seed (common random numbers)")
+    t.add_column("removed", no_wrap=True)
+    t.add_column("side")
+    for s in sc.sides:
+        t.add_column(f"{s} wins", justify="right")
+        t.add_column("95% CI", justify="right")
+        t.add_column("change", justify="right")
+    t.add_column("draws", justify="right")
+    t.add_column("note")
+    for r in df.iter_rows(named=True):
+        if r["games"] is None:
+            t.add_row(r["removed"], r["side"], *["—"] * (3 * len(sc.sides) + 1), r["note"])
+            continue
+        cells = []
+        for s in sc.sides:
+            cells += [f"{r[s + '_win_rate']:.4f}", f"{r[s + '_ci_low']:.4f} – {r[s + '_ci_high']:.4f}",
+                      f"{r[s + '_delta']:+.4f}"]
+        t.add_row(r["removed"], r["side"], *cells, f"{r['draw_rate']:.4f}", r["note"])
+    con.print(t)
+    if out is not None:
+        con.print(f"parquet table and manifest written to [bold]{out}[/bold]")
+
+
 @app.command("matrix")
 @clean_errors
 def matrix_cmd(
