@@ -246,3 +246,12 @@ def test_trpg_cli_bad_input(tmp_path):
          tmp_path)
     _bad(["trpg", "loo", ALLEY, "--games", "10", "--set", "characters.aoi.strategy.target=psychic"],
          "characters.aoi.strategy.target", tmp_path)
+
+
+def test_cli_tables_print():
+    r = invoke("looper", "loo", "--games", "300", "--set", "rules.permanent_moves=24")
+    assert r.exit_code == 0, r.output
+    assert "leave one out" in r.output and "(none)" in r.output and "wandering_kenkichi" in r.output
+    r = invoke("trpg", "loo", ALLEY, "--games", "300", "--set", "characters.host.side=players")
+    assert r.exit_code == 0, r.output
+    assert "leave one out" in r.output and "only member" in r.output

@@ -137,16 +137,25 @@ def loo_cmd(
     t.add_column("removed", no_wrap=True)
     for c in ("player win rate", "95% CI", "change"):
         t.add_column(c, justify="right")
-    t.add_column("note")
     for r in df.iter_rows(named=True):
+        mark = " *" if r["note"] else ""
         if r["player_win_rate"] is None:
-            t.add_row(r["removed"], "—", "—", "—", r["note"])
+            t.add_row(r["removed"] + mark, "—", "—", "—")
         else:
-            t.add_row(r["removed"], f"{r['player_win_rate']:.4f}", f"{r['ci_low']:.4f} – {r['ci_high']:.4f}",
-                      f"{r['delta']:+.4f}", r["note"])
+            t.add_row(r["removed"] + mark, f"{r['player_win_rate']:.4f}",
+                      f"{r['ci_low']:.4f} – {r['ci_high']:.4f}", f"{r['delta']:+.4f}")
     con.print(t)
+    _print_notes(con, df)
     if out is not None:
         con.print(f"parquet table and manifest written to [bold]{out}[/bold]")
+
+
+def _print_notes(con: Console, df) -> None:
+    notes = [(r["removed"], r["note"]) for r in df.iter_rows(named=True) if r["note"]]
+    if notes:
+        con.print("* notes:")
+        for cid, note in notes:
+            con.print(f"  {cid}: {note}", soft_wrap=True, markup=False, highlight=False)
 
 
 @app.command("strategies")

@@ -95,24 +95,27 @@ def loo_cmd(
         return
     con = Console()
     t = Table(title=f"leave one out — {sc.name}: {games:,} combats per row, same seed (common random numbers)")
-    t.add_column("removed", no_wrap=True)
-    t.add_column("side")
-    for s in sc.sides:
-        t.add_column(f"{s} wins", justify="right")
-        t.add_column("95% CI", justify="right")
-        t.add_column("change", justify="right")
-    t.add_column("draws", justify="right")
-    t.add_column("note")
+    t.add_column("removed (side)", no_wrap=True)
+    t.add_column("outcome", no_wrap=True)
+    t.add_column("rate", justify="right")
+    t.add_column("95% CI", justify="right", no_wrap=True)
+    t.add_column("change", justify="right")
     for r in df.iter_rows(named=True):
+        name = r["removed"] + (f" ({r['side']})" if r["side"] else "") + (" *" if r["note"] else "")
         if r["games"] is None:
-            t.add_row(r["removed"], r["side"], *["—"] * (3 * len(sc.sides) + 1), r["note"])
-            continue
-        cells = []
-        for s in sc.sides:
-            cells += [f"{r[s + '_win_rate']:.4f}", f"{r[s + '_ci_low']:.4f} – {r[s + '_ci_high']:.4f}",
-                      f"{r[s + '_delta']:+.4f}"]
-        t.add_row(r["removed"], r["side"], *cells, f"{r['draw_rate']:.4f}", r["note"])
+            t.add_row(name, "—", "—", "—", "—")
+        else:
+            for k, s in enumerate(sc.sides):
+                t.add_row(name if k == 0 else "", f"{s} win", f"{r[s + '_win_rate']:.4f}",
+                          f"{r[s + '_ci_low']:.4f} – {r[s + '_ci_high']:.4f}", f"{r[s + '_delta']:+.4f}")
+            t.add_row("", "draw", f"{r['draw_rate']:.4f}", "", f"{r['draw_delta']:+.4f}")
+        t.add_section()
     con.print(t)
+    notes = [(r["removed"], r["note"]) for r in df.iter_rows(named=True) if r["note"]]
+    if notes:
+        con.print("* notes:")
+        for cid, note in notes:
+            con.print(f"  {cid}: {note}", soft_wrap=True, markup=False, highlight=False)
     if out is not None:
         con.print(f"parquet table and manifest written to [bold]{out}[/bold]")
 
