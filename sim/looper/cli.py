@@ -97,6 +97,67 @@ def _print(res, out: Optional[Path]) -> None:
         con.print(f"parquet tables and manifest written to [bold]{out}[/bold]")
 
 
+@app.command("loo")
+@clean_errors
+def loo_cmd(
+    games: int = typer.Option(100_000, "--games", "-n", help="Games per row."),
+    seed: int = typer.Option(0, "--seed", help="Root seed, the same for every row (common random numbers)."),
+    player: str = typer.Option("random", "--player", help="random | cautious | deducer | module:function"),
+    scriptwriter: str = typer.Option("random", "--scriptwriter", help="random | adversarial | module:object"),
+    protagonist: Optional[str] = typer.Option(None, "--protagonist", help="Attributes, e.g. male,loud"),
+    key_person: Optional[str] = typer.Option(None, "--key-person", help="Pin the secret key person (P-13)."),
+    config: Optional[Path] = typer.Option(None, "--config", help="A TOML file merged over the base data."),
+    sets: List[str] = typer.Option([], "--set", help="PATH=VALUE override, repeatable."),
+    expansion: bool = typer.Option(False, "--expansion", help="Add the optional expansion roster."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write the parquet table + manifest here."),
+    as_json: bool = typer.Option(False, "--json", help="Print the table as JSON on stdout."),
+    threads: Optional[int] = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
+):
+    """Leave one out: the player's win rate with each table character removed (P-14)."""
+    from sim.looper.game import resolve_roster
+    from sim.looper.loo import leave_one_out
+    from strategies.looper import PLAYERS, SCRIPTWRITERS
+
+    check_run_counts(games, threads, DEFAULT_CHUNK)
+    extra_sets = list(sets)
+    if key_person is not None:
+        extra_sets.append(f"setup.key_person={key_person}")
+    roster = resolve_roster(config, extra_sets, expansion=expansion, protagonist=_attrs(protagonist))
+    p, w = PLAYERS.get(player), SCRIPTWRITERS.get(scriptwriter)  # bad names fail before any game
+    df = leave_one_out(games, seed, roster=roster, player=p, scriptwriter=w, threads=threads)
+    if out is not None:
+        write_tables(out, {"leave_one_out": df}, manifest("looper", roster.config, seed, {
+            "games_per_row": games, "player": p.name, "scriptwriter": w.name, "command": "sim looper loo"}))
+    if as_json:
+        emit_json({"games_per_row": games, "player": p.name, "scriptwriter": w.name, "rows": df.to_dicts()})
+        return
+    con = Console()
+    t = Table(title=f"leave one out — player {p.name} vs scriptwriter {w.name}; {games:,} games per row, "
+                    f"same seed (common random numbers)")
+    t.add_column("removed", no_wrap=True)
+    for c in ("player win rate", "95% CI", "change"):
+        t.add_column(c, justify="right")
+    for r in df.iter_rows(named=True):
+        mark = " *" if r["note"] else ""
+        if r["player_win_rate"] is None:
+            t.add_row(r["removed"] + mark, "—", "—", "—")
+        else:
+            t.add_row(r["removed"] + mark, f"{r['player_win_rate']:.4f}",
+                      f"{r['ci_low']:.4f} – {r['ci_high']:.4f}", f"{r['delta']:+.4f}")
+    con.print(t)
+    _print_notes(con, df)
+    if out is not None:
+        con.print(f"parquet table and manifest written to [bold]{out}[/bold]")
+
+
+def _print_notes(con: Console, df) -> None:
+    notes = [(r["removed"], r["note"]) for r in df.iter_rows(named=True) if r["note"]]
+    if notes:
+        con.print("* notes:")
+        for cid, note in notes:
+            con.print(f"  {cid}: {note}", soft_wrap=True, markup=False, highlight=False)
+
+
 @app.command("strategies")
 def strategies_cmd():
     """List the registered player and scriptwriter strategies."""

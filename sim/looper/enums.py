@@ -72,3 +72,7 @@ SCHEMA = {
     "grant_attr": {"target_any": None, "attr": None},
 }
 assert set(SCHEMA) == set(KIND_NAMES)
+# Effect fields that name a character (an id), not an attribute or a location: removing a
+# character must drop the effects that name it (``sim looper loo``, P-14).
+CHAR_FIELDS = ("other", "victim", "rule_of", "instead_of")
+assert set(CHAR_FIELDS) <= {f for fields in SCHEMA.values() for f in fields}

@@ -20,7 +20,7 @@ import numpy as np
 from sim.core.config import deep_merge, load_toml, set_path, split_assignment
 from sim.core.validate import bool_at, int_at as _int
 from sim.errors import SimInputError
-from sim.looper.enums import KIND_NAMES, N_FIELDS, N_INFO, SCHEMA, F, I, Kind, M
+from sim.looper.enums import CHAR_FIELDS, KIND_NAMES, N_FIELDS, N_INFO, SCHEMA, F, I, Kind, M
 
 DATA = resources.files("sim.looper") / "data"
 
@@ -309,10 +309,8 @@ def _effect_row(actor: int, eff: Any, where: str, loc, amask, char) -> list[int]
             row[F.INCLUDE_SELF] = int(bool_at(v, w))
         elif k == "location":
             row[F.LOCATION] = -1 if v == "" else loc(v, w)
-        elif k in ("other", "victim", "rule_of"):
-            row[F.CHAR1] = char(v, w)
-        elif k == "instead_of":
-            row[F.CHAR2] = char(v, w)
+        elif k in CHAR_FIELDS:  # a character id: CHAR2 for instead_of, CHAR1 for the others
+            row[F.CHAR2 if k == "instead_of" else F.CHAR1] = char(v, w)
         elif k in ("target_any", "victim_any"):
             row[F.ATTR_A] = amask(v, w)
         elif k == "target_none":

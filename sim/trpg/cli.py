@@ -68,6 +68,58 @@ def run_cmd(
         con.print(f"parquet tables and manifest written to [bold]{out}[/bold]")
 
 
+@app.command("loo")
+@clean_errors
+def loo_cmd(
+    scenario: Path = typer.Argument(..., help="Scenario TOML (sides, characters, weapons, rules)."),
+    games: int = typer.Option(100_000, "--games", "-n", help="Combats per row."),
+    seed: int = typer.Option(0, "--seed", help="Root seed, the same for every row (common random numbers)."),
+    sets: List[str] = typer.Option([], "--set", help="PATH=VALUE, e.g. characters.aoi.hp=20"),
+    out: Optional[Path] = typer.Option(None, "--out"),
+    as_json: bool = typer.Option(False, "--json"),
+    threads: Optional[int] = typer.Option(None, "--threads"),
+):
+    """Leave one out: every side's win rate and the draw rate with each character removed (T-9)."""
+    from sim.trpg.loo import leave_one_out
+    from sim.trpg.sheets import resolve_scenario
+
+    check_run_counts(games, threads, DEFAULT_CHUNK)
+    sc = resolve_scenario(scenario, sets)
+    df = leave_one_out(games, seed, scenario=sc, threads=threads)
+    if out is not None:
+        write_tables(out, {"leave_one_out": df}, manifest("trpg", sc.config, seed, {
+            "games_per_row": games, "sides": sc.sides, "command": "sim trpg loo",
+            "scenario_file": str(scenario)}))
+    if as_json:
+        emit_json({"games_per_row": games, "sides": sc.sides, "rows": df.to_dicts()})
+        return
+    con = Console()
+    t = Table(title=f"leave one out — {sc.name}: {games:,} combats per row, same seed (common random numbers)")
+    t.add_column("removed (side)", no_wrap=True)
+    t.add_column("outcome", no_wrap=True)
+    t.add_column("rate", justify="right")
+    t.add_column("95% CI", justify="right", no_wrap=True)
+    t.add_column("change", justify="right")
+    for r in df.iter_rows(named=True):
+        name = r["removed"] + (f" ({r['side']})" if r["side"] else "") + (" *" if r["note"] else "")
+        if r["games"] is None:
+            t.add_row(name, "—", "—", "—", "—")
+        else:
+            for k, s in enumerate(sc.sides):
+                t.add_row(name if k == 0 else "", f"{s} win", f"{r[s + '_win_rate']:.4f}",
+                          f"{r[s + '_ci_low']:.4f} – {r[s + '_ci_high']:.4f}", f"{r[s + '_delta']:+.4f}")
+            t.add_row("", "draw", f"{r['draw_rate']:.4f}", "", f"{r['draw_delta']:+.4f}")
+        t.add_section()
+    con.print(t)
+    notes = [(r["removed"], r["note"]) for r in df.iter_rows(named=True) if r["note"]]
+    if notes:
+        con.print("* notes:")
+        for cid, note in notes:
+            con.print(f"  {cid}: {note}", soft_wrap=True, markup=False, highlight=False)
+    if out is not None:
+        con.print(f"parquet table and manifest written to [bold]{out}[/bold]")
+
+
 @app.command("matrix")
 @clean_errors
 def matrix_cmd(
