@@ -68,9 +68,11 @@ def test_single_run_and_matrix_and_loo_reports(tmp_path):
         "trpg": ["trpg", "run", str(ROOT / "sim/trpg/data/scenarios/alley.toml"), "--games", "1000"],
         "matrix": ["trpg", "matrix", str(ROOT / "sim/trpg/data/builds.toml"), "--games", "300"],
         "loo": ["werewolf", "loo", "--games", "1000"],
+        "looper_loo": ["looper", "loo", "--games", "300"],
+        "trpg_loo": ["trpg", "loo", str(ROOT / "sim/trpg/data/scenarios/alley.toml"), "--games", "300"],
     }
     expect = {"looper": {"causes", "length"}, "werewolf": {"causes", "length"}, "trpg": {"causes", "length"},
-              "matrix": {"matrix"}, "loo": {"loo"}}
+              "matrix": {"matrix"}, "loo": {"loo"}, "looper_loo": {"loo"}, "trpg_loo": {"loo"}}
     for name, args in runs.items():
         r = invoke(*args, "--out", tmp_path / name)
         assert r.exit_code == 0, (name, r.output)

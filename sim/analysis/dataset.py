@@ -79,7 +79,7 @@ def _load_run(d: Path) -> Loaded:
         m = tables["matrix"]
         cells = pl.DataFrame({"cell": [0], "games": [int(m["games"].sum())], "successes": [int(m["wins"].sum())]})
         return Loaded("matrix", game, command, [], "win_rate", _rates(cells), tables, man, d)
-    loo = next((t for t in tables.values() if "delta" in t.columns), None)
+    loo = next((t for t in tables.values() if any(c.endswith("delta") for c in t.columns)), None)
     if loo is not None:
         return Loaded("loo", game, command, [], "win_rate", pl.DataFrame({"cell": [0]}), tables, man, d)
     if "summary" not in tables:

@@ -224,14 +224,17 @@ def length_hist(game: str, tables: dict, cells: pl.DataFrame, path: Path) -> str
 
 
 def loo_bars(loo: pl.DataFrame, path: Path) -> str:
+    """Leave-one-out deltas (werewolf ``delta``; trpg ``<side>_delta`` of the first side)."""
     key = "replaced" if "replaced" in loo.columns else "removed"
-    rate = next(c for c in loo.columns if c.endswith("win_rate"))
-    d = loo.filter(pl.col("delta").is_not_null() & (pl.col(key) != "(none)")).sort("delta")
+    dc = "delta" if "delta" in loo.columns else next(c for c in loo.columns if c.endswith("_delta"))
+    pre = dc[: -len("delta")]
+    rate = pre + "win_rate" if pre + "win_rate" in loo.columns else next(c for c in loo.columns if c.endswith("win_rate"))
+    d = loo.filter(pl.col(dc).is_not_null() & (pl.col(key) != "(none)")).sort(dc)
     fig, ax = plt.subplots(figsize=(6.4, 1.2 + 0.35 * max(d.height, 1)))
     err = None
-    if {"ci_low", "ci_high"} <= set(d.columns):
-        err = [(d[rate] - d["ci_low"]).to_numpy(), (d["ci_high"] - d[rate]).to_numpy()]
-    ax.barh(range(d.height), d["delta"].to_numpy(), xerr=err, capsize=3, color="tab:orange")
+    if {pre + "ci_low", pre + "ci_high"} <= set(d.columns):
+        err = [(d[rate] - d[pre + "ci_low"]).to_numpy(), (d[pre + "ci_high"] - d[rate]).to_numpy()]
+    ax.barh(range(d.height), d[dc].to_numpy(), xerr=err, capsize=3, color="tab:orange")
     ax.set_yticks(range(d.height), d[key].to_list(), fontsize=8)
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel(f"change in {rate} (95% CI of the new rate)")

@@ -39,7 +39,7 @@ def build_figures(d: Loaded, out: Path) -> list[Figure]:
         add("tornado.png", F.tornado(d.cells, axes, d.metric, out / "tornado.png"))
     if "matrix" in d.tables:
         add("matrix.png", F.matrix_heatmap(d.tables["matrix"], out / "matrix.png"))
-    loo = next((t for t in d.tables.values() if "delta" in t.columns), None)
+    loo = next((t for t in d.tables.values() if any(c.endswith("delta") for c in t.columns)), None)
     if loo is not None:
         add("loo.png", F.loo_bars(loo, out / "loo.png"))
     tables = dict(d.tables)
@@ -76,7 +76,7 @@ def _tables_html(d: Loaded) -> str:
         if name in d.tables:
             out.append(f"<h2>{name}</h2>" + d.tables[name].drop("cell", strict=False).head(60).to_pandas()
                        .to_html(index=False, float_format=lambda x: f"{x:.4f}"))
-    loo = next(((n, t) for n, t in d.tables.items() if "delta" in t.columns), None)
+    loo = next(((n, t) for n, t in d.tables.items() if any(c.endswith("delta") for c in t.columns)), None)
     if loo:
         out.append(f"<h2>leave one out ({loo[0]})</h2>" + loo[1].drop("cell", strict=False).to_pandas()
                    .to_html(index=False, float_format=lambda x: f"{x:.4f}", na_rep=""))
