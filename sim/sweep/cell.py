@@ -97,6 +97,17 @@ def with_params(df: pl.DataFrame, params: dict) -> pl.DataFrame:
     if not params:
         return df
     df = df.drop([k for k in params if k in df.columns])
-    cols = [pl.Series(k, [v]).extend_constant(v, df.height - 1) if df.height else pl.Series(k, [v]).clear()
-            for k, v in params.items()]
-    return pl.concat([pl.DataFrame(cols), df], how="horizontal")
+    return df.with_columns([_lit(v).alias(k) for k, v in params.items()]).select([*params, *df.columns])
+
+
+def _lit(v) -> pl.Expr:
+    """A literal of the type every cell writes (see ``sim.sweep.run.column_value``)."""
+    if isinstance(v, bool):
+        return pl.lit(v, dtype=pl.Boolean)
+    if isinstance(v, int):
+        return pl.lit(v, dtype=pl.Int64)
+    if isinstance(v, float):
+        return pl.lit(v, dtype=pl.Float64)
+    if isinstance(v, list):
+        return pl.lit(pl.Series([v], dtype=pl.List(pl.String))).first()
+    return pl.lit(v, dtype=pl.String)
