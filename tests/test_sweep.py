@@ -332,6 +332,33 @@ def test_resume_after_kill_9(tmp_path):
         assert a.height == b.height and a.equals(b), table  # nothing lost, nothing twice
 
 
+def test_ctrl_c_leaves_a_resumable_dataset(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    spec = write_spec(tmp_path, KILL_SPEC)
+    out = tmp_path / "o"
+    sd = sweep_dir(out, "werewolf", "k")
+    cmd = [sys.executable, "-m", "sim", "sweep", str(spec), "--out", str(out)]
+    env = {**os.environ, "SIM_THREADS": "2"}
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 300
+    while time.time() < deadline and proc.poll() is None and len(list(sd.glob("cell=*"))) < 1:
+        time.sleep(0.01)
+    assert proc.poll() is None, "the sweep finished before it could be interrupted"
+    proc.send_signal(signal.SIGINT)
+    err = proc.communicate(timeout=120)[1]
+    assert proc.returncode == 130, err
+    assert "run the same command again to resume" in err and "Traceback" not in err
+    done = len(list(sd.glob("cell=*")))
+    assert 1 <= done < 8 and not list(sd.glob(".tmp-*"))
+    r = subprocess.run([*cmd, "--json"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0 and json.loads(r.stdout)["cells_skipped"] == done
+
+
 def test_dask_local_cluster_writes_the_same_dataset(tmp_path):
     pytest.importorskip("distributed")
     spec = write_spec(tmp_path, WW)
