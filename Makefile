@@ -20,6 +20,8 @@ demo: $(STAMP)
 	$(BIN)/sim looper run --games 200000 --seed 1 --out demo-out/looper
 	$(BIN)/sim werewolf run --games 1000000 --seed 1 --out demo-out/werewolf
 	$(BIN)/sim trpg run sim/trpg/data/scenarios/alley.toml --games 100000 --seed 1 --out demo-out/trpg
+	$(BIN)/sim sweep examples/sweeps/trpg_alley.toml --games 5000 --out demo-out/sweeps
+	$(BIN)/sim report demo-out/sweeps/game=trpg/sweep=alley-melee --out demo-out/report
 
 # Second pass: the kernels run as plain Python under NUMBA_DISABLE_JIT (coverage, debugging).
 NOJIT_TESTS := tests/test_looper_golden.py tests/test_core.py
@@ -34,4 +36,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_trpg.py
 
 clean:
-	rm -rf $(VENV) demo-out
+	rm -rf $(VENV) demo-out sweep-out balance-out report
