@@ -19,7 +19,7 @@ import numba as nb
 import numpy as np
 
 from sim.core.kernels import specialize
-from sim.core.nrt import unmanaged
+from sim.core.nrt import address, at, unmanaged
 from sim.core.rng import choose_bit, randint, seed_stream
 from sim.trpg.dice import roll_dice_nb
 from sim.trpg.enums import AF, AK, CF, K, MO, MV, N_B, OUT, RL, ST, WF, B
@@ -86,6 +86,71 @@ def unmanaged_battle(b):
 def unmanaged_scenario(s):
     return ScenarioNB(unmanaged(s.chars), unmanaged(s.skills), unmanaged(s.weapons), unmanaged(s.char_weapons),
                       unmanaged(s.abilities), unmanaged(s.dice), unmanaged(s.symptoms), unmanaged(s.rules))
+
+
+# damage() is a real call (inlined, the kernel took minutes to compile), and each array
+# passed to a call costs numba refcount calls and ~9 words of arguments. So the kernel
+# puts the addresses and shapes of its arrays (scenario tables, battle state, RNG state)
+# in one int64 array, and damage() gets that array's address only.
+N_CTX = 33  # 11 arrays x (address, rows, columns)
+
+
+@nb.njit(inline="always")
+def _put(ctx, k, a, rows, cols):
+    ctx[3 * k] = address(a)
+    ctx[3 * k + 1] = rows
+    ctx[3 * k + 2] = cols
+
+
+@nb.njit(inline="always")
+def _put2(ctx, k, a):
+    _put(ctx, k, a, a.shape[0], a.shape[1])
+
+
+@nb.njit(inline="always")
+def _get2(c, k):
+    return at(c[3 * k], (c[3 * k + 1], c[3 * k + 2]), np.int64)
+
+
+@nb.njit(inline="always")
+def _get1(c, k):
+    return at(c[3 * k], (c[3 * k + 1],), np.int64)
+
+
+if nb.config.DISABLE_JIT:  # pragma: no cover - plain Python: the context is the objects themselves
+
+    def context_address(ctx, rng, view):
+        return rng, view
+
+    def context(cx):
+        return cx
+
+else:
+
+    @nb.njit(inline="always")
+    def context_address(ctx, rng, view):
+        """Fill ``ctx`` (int64[N_CTX]) for :func:`context`; its address."""
+        sc = view.sc
+        _put2(ctx, 0, sc.chars)
+        _put2(ctx, 1, sc.skills)
+        _put2(ctx, 2, sc.weapons)
+        _put2(ctx, 3, sc.char_weapons)
+        _put2(ctx, 4, sc.abilities)
+        _put2(ctx, 5, sc.dice)
+        _put2(ctx, 6, sc.symptoms)
+        _put(ctx, 7, sc.rules, sc.rules.shape[0], 1)
+        _put2(ctx, 8, view.bs)
+        _put(ctx, 9, view.info, view.info.shape[0], 1)
+        _put(ctx, 10, rng, 4, 1)
+        return address(ctx)
+
+    @nb.njit(inline="always")
+    def context(cx):
+        """``(rng, view)`` from a :func:`context_address`: refcount-free views."""
+        c = at(cx, (N_CTX,), np.int64)
+        sc = ScenarioNB(_get2(c, 0), _get2(c, 1), _get2(c, 2), _get2(c, 3), _get2(c, 4), _get2(c, 5), _get2(c, 6),
+                        _get1(c, 7))
+        return at(c[30], (4,), np.uint64), View(sc, _get2(c, 8), _get1(c, 9))
 
 
 @nb.njit
@@ -192,9 +257,10 @@ def fall_if_down(b, i):
 
 
 @nb.njit
-def damage(rng, view, attacker, d, w, crit, covered, allow_reaction):
-    """Reaction, damage roll and the reduction order (R-10) against defender d."""
-    b = Battle(view.bs, view.info)  # one tuple argument: every array passed costs refcount calls
+def damage(cx, attacker, d, w, crit, covered, allow_reaction):
+    """Reaction, damage roll and the reduction order (R-10) against defender d (cx: :func:`context_address`)."""
+    rng, view = context(cx)
+    b = Battle(view.bs, view.info)
     sc = view.sc
     physical = sc.weapons[w, WF.PHYSICAL] == 1
     guard = 0  # 0 none, 1 last digit to 0 (arm or ranged weapon), 2 melee weapon roll
@@ -280,7 +346,7 @@ def apply_damage(b, attacker, d, dmg):
 
 
 @nb.njit(inline="always")
-def attack(rng, b, sc, view, i, t, w):
+def attack(rng, b, sc, view, cx, i, t, w):
     """Attack t with weapon w; returns True when a critical grants another main action (R-2 variant)."""
     band = min(distance(view, i, t), 3)
     melee = sc.weapons[w, WF.KIND] == K.MELEE
@@ -326,7 +392,7 @@ def attack(rng, b, sc, view, i, t, w):
                     covered = True
                 break
     # one call site; damage stays a call: inlined too, the kernel took minutes to compile
-    apply_damage(b, i, d, damage(rng, view, i, d, w, crit, covered, react))
+    apply_damage(b, i, d, damage(cx, i, d, w, crit, covered, react))
     return crit and sc.rules[RL.CRIT_FREE] == 1
 
 
@@ -377,7 +443,7 @@ def reload_if_empty(b, sc, i, w):
 
 
 @nb.njit(inline="always")
-def take_turn(rng, view, i):
+def take_turn(rng, view, cx, i):
     # one tuple argument, not three: every array passed costs a refcount call pair
     b = Battle(view.bs, view.info)
     sc = view.sc
@@ -410,7 +476,7 @@ def take_turn(rng, view, i):
             if reload_if_empty(b, sc, i, w):
                 return
             if reach(sc, w, min(distance(view, i, t), 3)):
-                attack(rng, b, sc, view, i, t, w)
+                attack(rng, b, sc, view, cx, i, t, w)
             else:
                 move(rng, b, sc, view, i, t, False)
             return
@@ -459,7 +525,7 @@ def take_turn(rng, view, i):
             if sc.chars[i, CF.S_MOVE] == MV.KEEP_RANGE and sc.weapons[w, WF.KIND] != K.MELEE and band == 0:
                 move(rng, b, sc, view, i, t, True)
                 return
-            again = attack(rng, b, sc, view, i, t, w)
+            again = attack(rng, b, sc, view, cx, i, t, w)
             if not again or extra == 1:
                 return
         else:
@@ -486,6 +552,8 @@ def play_chunk(key, start, count, S, out):
     view = View(sc, b.bs, b.info)
     rng_owned = np.zeros(4, np.uint64)
     rng = unmanaged(rng_owned)
+    ctx_owned = np.zeros(N_CTX, np.int64)
+    cx = context_address(ctx_owned, rng, view)
     nsides = sc.rules[RL.N_SIDES]
     first = sc.rules[RL.FIRST_SIDE]
     max_rounds = sc.rules[RL.MAX_ROUNDS]
@@ -509,7 +577,7 @@ def play_chunk(key, start, count, S, out):
                     if sc.chars[i, CF.SIDE] != side:
                         continue
                     b.info[I_ACTOR] = i
-                    take_turn(rng, view, i)
+                    take_turn(rng, view, cx, i)
                     able = sides_able(b, sc)
                     if able & (able - 1) == 0:  # at most one side can still act
                         done = True
@@ -543,6 +611,7 @@ def play_chunk(key, start, count, S, out):
             out.taken[i] += b.bs[i, B.TAKEN]
     keep_alive(owned.bs)
     keep_alive(rng_owned)
+    keep_alive(ctx_owned)
 
 
 @nb.njit
