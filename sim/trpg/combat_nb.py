@@ -51,8 +51,24 @@ def roll3d6(rng):
     return randint(rng, 6) + randint(rng, 6) + randint(rng, 6) + 3
 
 
-# User plug-in hooks; sim.core.kernels.specialize binds them (defaults: the built-ins).
+# User plug-in hooks; sim.core.kernels.specialize binds them (defaults: these stubs —
+# no character names a plug-in then, and inlining the built-ins a second time in their
+# place cost seconds of compile time).
 u_target = u_reaction = None
+
+
+@nb.njit(inline="always")
+def no_target(rng, view, actor, cands):
+    if actor >= 0:
+        raise ValueError("a character names a target plug-in but none is bound")
+    return -1
+
+
+@nb.njit(inline="always")
+def no_reaction(rng, view, d, attacker, can_dodge):
+    if d >= 0:
+        raise ValueError("a character names a reaction plug-in but none is bound")
+    return 0
 
 
 @nb.njit(inline="always")
@@ -442,6 +458,9 @@ def reload_if_empty(b, sc, i, w):
     return False
 
 
+ACT_ATTACK, ACT_CLOSE_IN, ACT_AWAY = 0, 1, 2
+
+
 @nb.njit(inline="always")
 def take_turn(rng, view, cx, i):
     # one tuple argument, not three: every array passed costs a refcount call pair
@@ -464,7 +483,8 @@ def take_turn(rng, view, cx, i):
         return
     for extra in range(2):
         w = sc.char_weapons[i, b.bs[i, B.EQUIP]]
-        if b.bs[i, B.CTRL] == 1:
+        ctrl = b.bs[i, B.CTRL] == 1
+        if ctrl:
             # R-12: the kaii attacks the nearest character of any side (ties: sheet order)
             t = -1
             for j in range(n):
@@ -473,63 +493,63 @@ def take_turn(rng, view, cx, i):
                         t = j
             if t < 0:
                 return
-            if reload_if_empty(b, sc, i, w):
-                return
-            if reach(sc, w, min(distance(view, i, t), 3)):
-                attack(rng, b, sc, view, cx, i, t, w)
-            else:
-                move(rng, b, sc, view, i, t, False)
-            return
-        if b.bs[i, B.MONO_USED] == 0 and sc.chars[i, CF.S_MONOLOGUE] == MO.LOW_MP and b.bs[i, B.MP] <= 2:
-            monologue(b, sc, i)
-        # heal a hurt ally (or oneself) within near range
-        for k in range(sc.abilities.shape[0]):
-            if sc.abilities[k, AF.OWNER] == i and sc.abilities[k, AF.KIND] == AK.HEAL:
-                best = -1
-                for j in range(n):
-                    if sc.chars[j, CF.SIDE] == sc.chars[i, CF.SIDE] and distance(view, i, j) <= 1 \
-                            and (b.bs[j, B.STATUS] == ST.FALLEN or can_act(b, j)) \
-                            and b.bs[j, B.HP] * 100 < sc.chars[j, CF.HP] * sc.chars[i, CF.S_HEAL_BELOW]:
-                        if best < 0 or b.bs[j, B.HP] < b.bs[best, B.HP]:
-                            best = j
-                if best >= 0:
-                    pay(rng, b, sc, i, sc.abilities[k, AF.COST])
-                    h = sc.abilities[k, AF.FIXED]
-                    if sc.abilities[k, AF.DICE] >= 0:
-                        h += roll_dice_nb(rng, sc.dice[sc.abilities[k, AF.DICE]])
-                    b.bs[best, B.HP] = min(b.bs[best, B.HP] + max(h, 0), sc.chars[best, CF.HP])
-                    if b.bs[best, B.HP] >= 1 and b.bs[best, B.STATUS] == ST.FALLEN:
-                        b.bs[best, B.STATUS] = ST.OK
-                    return
+        else:
+            if b.bs[i, B.MONO_USED] == 0 and sc.chars[i, CF.S_MONOLOGUE] == MO.LOW_MP and b.bs[i, B.MP] <= 2:
+                monologue(b, sc, i)
+            # heal a hurt ally (or oneself) within near range
+            for k in range(sc.abilities.shape[0]):
+                if sc.abilities[k, AF.OWNER] == i and sc.abilities[k, AF.KIND] == AK.HEAL:
+                    best = -1
+                    for j in range(n):
+                        if sc.chars[j, CF.SIDE] == sc.chars[i, CF.SIDE] and distance(view, i, j) <= 1 \
+                                and (b.bs[j, B.STATUS] == ST.FALLEN or can_act(b, j)) \
+                                and b.bs[j, B.HP] * 100 < sc.chars[j, CF.HP] * sc.chars[i, CF.S_HEAL_BELOW]:
+                            if best < 0 or b.bs[j, B.HP] < b.bs[best, B.HP]:
+                                best = j
+                    if best >= 0:
+                        pay(rng, b, sc, i, sc.abilities[k, AF.COST])
+                        h = sc.abilities[k, AF.FIXED]
+                        if sc.abilities[k, AF.DICE] >= 0:
+                            h += roll_dice_nb(rng, sc.dice[sc.abilities[k, AF.DICE]])
+                        b.bs[best, B.HP] = min(b.bs[best, B.HP] + max(h, 0), sc.chars[best, CF.HP])
+                        if b.bs[best, B.HP] >= 1 and b.bs[best, B.STATUS] == ST.FALLEN:
+                            b.bs[best, B.STATUS] = ST.OK
+                        return
         if reload_if_empty(b, sc, i, w):
             return
-        cands = np.uint64(0)
-        for j in range(n):
-            if sc.chars[j, CF.SIDE] != sc.chars[i, CF.SIDE] and standing(b, j):
-                cands |= _bit(j)
-        if cands == 0:
-            return
-        t = h_target(rng, view, i, cands)
-        if t < 0 or t >= n or not ((cands >> np.uint64(t)) & U1):
-            raise ValueError("target strategy returned a non-candidate")
-        band = min(distance(view, i, t), 3)
-        if not reach(sc, w, band) and b.bs[i, B.SUB_USED] == 0:
-            for s in range(sc.chars[i, CF.N_WEAPONS]):  # swap to a weapon that reaches (sub action)
-                ws = sc.char_weapons[i, s]
-                if reach(sc, ws, band) and not (sc.weapons[ws, WF.AMMO] > 0 and b.bs[i, B.AMMO0 + s] == 0):
-                    b.bs[i, B.EQUIP] = s
-                    b.bs[i, B.SUB_USED] = 1
-                    w = ws
-                    break
-        if reach(sc, w, band):
-            if sc.chars[i, CF.S_MOVE] == MV.KEEP_RANGE and sc.weapons[w, WF.KIND] != K.MELEE and band == 0:
-                move(rng, b, sc, view, i, t, True)
-                return
-            again = attack(rng, b, sc, view, cx, i, t, w)
-            if not again or extra == 1:
-                return
+        act = ACT_ATTACK
+        if ctrl:
+            if not reach(sc, w, min(distance(view, i, t), 3)):
+                act = ACT_CLOSE_IN
         else:
-            move(rng, b, sc, view, i, t, False)
+            cands = np.uint64(0)
+            for j in range(n):
+                if sc.chars[j, CF.SIDE] != sc.chars[i, CF.SIDE] and standing(b, j):
+                    cands |= _bit(j)
+            if cands == 0:
+                return
+            t = h_target(rng, view, i, cands)
+            if t < 0 or t >= n or not ((cands >> np.uint64(t)) & U1):
+                raise ValueError("target strategy returned a non-candidate")
+            band = min(distance(view, i, t), 3)
+            if not reach(sc, w, band) and b.bs[i, B.SUB_USED] == 0:
+                for s in range(sc.chars[i, CF.N_WEAPONS]):  # swap to a weapon that reaches (sub action)
+                    ws = sc.char_weapons[i, s]
+                    if reach(sc, ws, band) and not (sc.weapons[ws, WF.AMMO] > 0 and b.bs[i, B.AMMO0 + s] == 0):
+                        b.bs[i, B.EQUIP] = s
+                        b.bs[i, B.SUB_USED] = 1
+                        w = ws
+                        break
+            if not reach(sc, w, band):
+                act = ACT_CLOSE_IN
+            elif sc.chars[i, CF.S_MOVE] == MV.KEEP_RANGE and sc.weapons[w, WF.KIND] != K.MELEE and band == 0:
+                act = ACT_AWAY
+        # one call site each for move and attack: every inlined copy costs compile time
+        if act != ACT_ATTACK:
+            move(rng, b, sc, view, i, t, act == ACT_AWAY)
+            return
+        again = attack(rng, b, sc, view, cx, i, t, w)
+        if ctrl or not again or extra == 1:
             return
 
 
@@ -621,5 +641,5 @@ def keep_alive(a):
 
 def chunk_kernel(target=None, reaction=None):
     """The compiled (disk-cached) combat kernel, with optional user target/reaction plug-ins."""
-    return specialize(play_chunk, {"u_target": target or builtin_target, "u_reaction": reaction or builtin_reaction},
+    return specialize(play_chunk, {"u_target": target or no_target, "u_reaction": reaction or no_reaction},
                       companions=(h_target, h_reaction, damage, attack, take_turn))
