@@ -18,6 +18,12 @@ if nb.config.DISABLE_JIT:  # pragma: no cover - plain-Python pass
     def unmanaged(a):
         return a
 
+    def address(a):
+        return a
+
+    def at(addr, shape, dtype):
+        return addr
+
 else:
 
     @intrinsic
@@ -33,3 +39,14 @@ else:
     def unmanaged(a):
         """``a``'s memory as an array without a meminfo (no refcounting)."""
         return nb.carray(_voidptr(a.ctypes.data), a.shape, a.dtype)
+
+
+    @nb.njit(inline="always")
+    def address(a):
+        """The address of ``a``'s data, for :func:`at` (the caller keeps ``a`` alive)."""
+        return a.ctypes.data
+
+    @nb.njit(inline="always")
+    def at(addr, shape, dtype):
+        """The C-contiguous array of ``shape`` and ``dtype`` at ``addr``, without a meminfo."""
+        return nb.carray(_voidptr(addr), shape, dtype)
