@@ -16,9 +16,12 @@
 # %% [markdown]
 # # Reading sweep datasets with polars
 #
-# A sweep writes `OUT/game=…/sweep=…/cell=…/part-0.parquet` (one row per cell) and the
-# game's tables beside it (`deaths.parquet`, `roles.parquet`, …). `polars.scan_parquet`
-# with `hive_partitioning=True` reads them lazily with `game`, `sweep` and `cell` columns.
+# A sweep writes one file per cell, `OUT/game=…/sweep=…/cell=…/part-0.parquet`: one row
+# with the cell's parameters, its win rate with CI and the game's summary, plus the game's
+# tables (`deaths`, `roles`, `sides`, …, `blocks`) nested as list-of-struct columns.
+# `polars.scan_parquet` with `hive_partitioning=True` reads them lazily with `game`,
+# `sweep` and `cell` columns; `explode` + `unnest` (or `sim.sweep.dataset.read`) flattens
+# a nested table.
 
 # %%
 import os
@@ -28,6 +31,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import polars as pl
 
+from sim.sweep.dataset import read
 from sim.sweep.run import run_sweep
 from sim.sweep.spec import parse_spec
 
@@ -49,17 +53,18 @@ sorted(str(p.relative_to(OUT)) for p in OUT.glob("game=*/sweep=*"))
 # %%
 cells = pl.scan_parquet(OUT / "**" / "part-*.parquet", hive_partitioning=True, missing_columns="insert",
                         extra_columns="ignore")
-cells.select("game", "sweep", "cell", "metric", "games", "rate", "rate_ci_low", "rate_ci_high").collect()
+cells.select("game", "sweep", "cell", "metric", "games", "rate", "rate_ci_low", "rate_ci_high").sort("game", "cell").collect()
 
 # %% [markdown]
 # ## Lazy queries: filter one sweep, join a detail table
 
 # %%
 loops = pl.scan_parquet(OUT / "game=looper" / "**" / "part-*.parquet", hive_partitioning=True)
-deaths = pl.scan_parquet(OUT / "game=looper" / "**" / "deaths.parquet", hive_partitioning=True)
+deaths = loops.select("cell", "deaths").explode("deaths").unnest("deaths")   # by hand …
+deaths = read(OUT / "game=looper", "deaths")                                   # … or with the helper
 top = (deaths.group_by("cell", "character").agg(pl.col("deaths_per_game").sum())
        .sort("deaths_per_game", descending=True).group_by("cell").head(1))
-top.join(loops.select("cell", "rules.max_loops", "rate"), on="cell").sort("cell").collect()
+top.join(loops.select("cell", "rate"), on="cell").sort("cell").collect()
 
 # %% [markdown]
 # ## Plot the werewolf sweep

@@ -52,20 +52,15 @@ def load(path: str | Path) -> Loaded:
     raise SimInputError(f"{p}: not a dataset (no sweep=…/manifest.json and no manifest.json)")
 
 
-def _scan(sd: Path, fname: str) -> pl.DataFrame | None:
-    files = sorted(sd.glob(f"cell=*/{fname}"))
-    if not files:
-        return None
-    return pl.scan_parquet(sd / "cell=*" / fname, hive_partitioning=True).collect()
-
-
 def _load_sweep(sd: Path) -> Loaded:
+    from sim.sweep.dataset import SUMMARY_FILE, nested_tables, read
+
     man = json.loads((sd / "manifest.json").read_text())
-    cells = _scan(sd, "part-0.parquet")
-    if cells is None:
+    if not any(sd.glob(f"cell=*/{SUMMARY_FILE}")):
         raise SimInputError(f"{sd}: the sweep has no finished cells yet")
-    names = {f.name for f in sd.glob("cell=*/*.parquet")} - {"part-0.parquet"}
-    tables = {n[: -len(".parquet")]: _scan(sd, n) for n in sorted(names)}
+    cells = read(sd).collect()
+    names = nested_tables(pl.scan_parquet(sd / "cell=*" / SUMMARY_FILE, hive_partitioning=True).collect_schema())
+    tables = {n: read(sd, n).collect() for n in names if n != "blocks"}
     return Loaded("sweep", man["game"], man.get("sweep", sd.name[len("sweep="):]), list(man.get("axes", [])),
                   man.get("metric", "rate"), cells.sort("cell"), tables, man, sd)
 

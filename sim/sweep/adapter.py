@@ -82,8 +82,6 @@ class GameAdapter:
         out.tables = self.summary_tables(out)
         return out
 
-    def dataset_tables(self, r: GameResult) -> dict:
-        return {name: df.drop([c for c in TIMING_COLUMNS if c in df.columns]) for name, df in r.tables.items()}
 
 
 def sum_totals(results: list[GameResult]) -> dict:

@@ -12,7 +12,7 @@ from typing import Any
 import polars as pl
 
 from sim.core.stats import wilson
-from sim.sweep.adapter import adapter, sum_totals
+from sim.sweep.adapter import TIMING_COLUMNS, adapter, sum_totals
 
 
 @dataclass(frozen=True)
@@ -70,44 +70,26 @@ def run_cell(job: CellJob, compiled: Any = None) -> CellOutput:
             stopped = "max_games"
             break
     r = ad.combine(results)
-    tables = ad.dataset_tables(r)
+    tables = dict(r.tables)
     s, g = ad.primary(r.totals)
     lo, hi = wilson(s, g)
-    summary = tables.pop("summary")
-    summary = with_params(pl.concat([
-        pl.DataFrame([{"metric": ad.metric, "successes": s, "rate": s / g, "rate_ci_low": lo,
-                       "rate_ci_high": hi, "half_width": (hi - lo) / 2, "stopped": stopped,
-                       "batches": len(results), "blocks": len(blocks)}]),
-        summary,
-    ], how="horizontal"), job.params)
-    out = {"summary": summary}
-    for name, df in tables.items():
-        out[name] = with_params(df, job.params)
+    # one row built in Python (a polars call per column costs more than the games of a
+    # small cell): parameters first, a game column of the same name (e.g. player) gives way
+    game_row = tables.pop("summary").row(0, named=True)
+    summary = pl.DataFrame([{
+        **job.params,
+        "metric": ad.metric, "successes": s, "rate": s / g, "rate_ci_low": lo, "rate_ci_high": hi,
+        "half_width": (hi - lo) / 2, "stopped": stopped, "batches": len(results), "n_blocks": len(blocks),
+        **{k: v for k, v in game_row.items() if k not in job.params and k not in TIMING_COLUMNS},
+    }], schema_overrides={k: pl.List(pl.String) for k, v in job.params.items() if isinstance(v, list)})
     starts = sorted(blocks)
-    out["blocks"] = with_params(pl.DataFrame({
+    tables["blocks"] = pl.DataFrame({
         "block": list(range(len(starts))), "start": starts,
         "games": [blocks[k][0] for k in starts], "successes": [blocks[k][1] for k in starts],
-    }, schema={"block": pl.Int64, "start": pl.Int64, "games": pl.Int64, "successes": pl.Int64}), job.params)
+    }, schema={"block": pl.Int64, "start": pl.Int64, "games": pl.Int64, "successes": pl.Int64})
+    # One file per cell: the game's tables ride along as list-of-struct columns of the cell's
+    # row (sim.sweep.dataset.read unnests them). Writing one small file instead of six is
+    # what keeps a sweep of small cells close to one big run.
+    nested = [pl.Series(name, [df.to_struct(name)]) for name, df in tables.items()]  # 10x cheaper than implode
+    out = {"summary": summary.hstack(nested)}
     return CellOutput(job.index, out, played, r.seconds)
-
-
-def with_params(df: pl.DataFrame, params: dict) -> pl.DataFrame:
-    """``df`` with one constant column per swept parameter in front (a game column of
-    the same name, such as ``player``, says the same thing and gives way)."""
-    if not params:
-        return df
-    df = df.drop([k for k in params if k in df.columns])
-    return df.with_columns([_lit(v).alias(k) for k, v in params.items()]).select([*params, *df.columns])
-
-
-def _lit(v) -> pl.Expr:
-    """A literal of the type every cell writes (see ``sim.sweep.run.column_value``)."""
-    if isinstance(v, bool):
-        return pl.lit(v, dtype=pl.Boolean)
-    if isinstance(v, int):
-        return pl.lit(v, dtype=pl.Int64)
-    if isinstance(v, float):
-        return pl.lit(v, dtype=pl.Float64)
-    if isinstance(v, list):
-        return pl.lit(pl.Series([v], dtype=pl.List(pl.String))).first()
-    return pl.lit(v, dtype=pl.String)

@@ -17,19 +17,22 @@ import polars as pl
 from scipy import stats
 
 from sim.errors import SimInputError
-from sim.sweep.dataset import SUMMARY_FILE
+from sim.sweep.dataset import SUMMARY_FILE, nested_tables
 
 Z95 = 1.959963984540054
 
 
 def load_cell(path: str | Path) -> tuple[dict, pl.DataFrame, dict]:
     p = Path(path)
-    if not (p / SUMMARY_FILE).is_file() or not (p / "blocks.parquet").is_file():
+    if not (p / SUMMARY_FILE).is_file():
         raise SimInputError(f"{p}: not a sweep cell directory (…/sweep=NAME/cell=I)")
     man_path = p.parent / "manifest.json"
     man = json.loads(man_path.read_text()) if man_path.is_file() else {}
-    summary = pl.read_parquet(p / SUMMARY_FILE).row(0, named=True)
-    return summary, pl.read_parquet(p / "blocks.parquet"), man
+    row = pl.read_parquet(p / SUMMARY_FILE)
+    if "blocks" not in row.columns:
+        raise SimInputError(f"{p}: the cell has no block table")
+    blocks = row.select("blocks").explode("blocks").unnest("blocks").drop_nulls()
+    return row.drop(nested_tables(row.schema)).row(0, named=True), blocks, man
 
 
 def compare_cells(a: str | Path, b: str | Path) -> dict:

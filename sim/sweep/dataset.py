@@ -1,15 +1,17 @@
 """The sweep dataset on disk: hive-partitioned parquet, one directory per cell.
 
     OUT/game=<game>/sweep=<name>/manifest.json
-    OUT/game=<game>/sweep=<name>/cell=<i>/part-0.parquet   one summary row per cell
-    OUT/game=<game>/sweep=<name>/cell=<i>/blocks.parquet   per-block successes (paired CIs)
-    OUT/game=<game>/sweep=<name>/cell=<i>/<table>.parquet  the game's other tables
+    OUT/game=<game>/sweep=<name>/cell=<i>/part-0.parquet   one row per cell
 
-A cell is written into a hidden temporary directory and renamed into place, so a cell
-directory is either complete or absent: after a crash or ``kill -9`` a rerun skips the
-finished cells and plays the others again (temporary leftovers are removed first).
+The row holds the cell's parameters, its primary rate with CI and the game's summary,
+and the game's tables (``deaths``, ``roles``, ``sides``, …, and ``blocks``: per-block
+successes for paired comparisons) as list-of-struct columns. A cell is written into a
+hidden temporary directory and renamed into place, so a cell directory is either complete
+or absent: after a crash or ``kill -9`` a rerun skips the finished cells and plays the
+others again (temporary leftovers are removed first).
 
     pl.scan_parquet("OUT/**/part-*.parquet", hive_partitioning=True)   # one row per cell
+    read("OUT", "deaths")                                              # a nested table, flat
 """
 from __future__ import annotations
 
@@ -21,7 +23,6 @@ import tempfile
 from pathlib import Path
 
 import polars as pl
-import pyarrow.parquet as pq
 
 from sim.errors import SimInputError
 
@@ -54,8 +55,8 @@ def write_cell(sd: Path, index: int, tables: dict[str, pl.DataFrame]) -> Path:
     final = sd / f"cell={index}"
     tmp = Path(tempfile.mkdtemp(prefix=f".tmp-cell={index}-", dir=sd))
     try:
-        for name, df in tables.items():  # pyarrow writes small tables ~1.5x faster than polars
-            pq.write_table(df.to_arrow(), tmp / (SUMMARY_FILE if name == "summary" else f"{name}.parquet"))
+        for name, df in tables.items():
+            df.write_parquet(tmp / (SUMMARY_FILE if name == "summary" else f"{name}.parquet"))
         os.rename(tmp, final)  # atomic: readers and resumes see all of the cell or none of it
     except OSError:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -90,12 +91,32 @@ def check_resumable(sd: Path, spec_sha256: str) -> dict | None:
     return man
 
 
+def nested_tables(schema) -> list[str]:
+    """The names of the game's tables nested in a cell row (list-of-struct columns)."""
+    return [n for n, t in schema.items() if isinstance(t, pl.List) and isinstance(t.inner, pl.Struct)]
+
+
 def read(path: str | Path, table: str = "summary") -> pl.LazyFrame:
-    """Scan a dataset (the --out root, a game=… or sweep=… directory) as one lazy frame
-    with the hive columns game, sweep, cell."""
-    fname = "part-*.parquet" if table == "summary" else f"{table}.parquet"
+    """Scan a dataset (the --out root, a game=… or sweep=… directory) as one lazy frame with
+    the hive columns game, sweep, cell: the cells' rows (``summary``, without the nested
+    tables) or one nested table, flattened, with the cells' swept parameters in front."""
     p = Path(path)
-    files = sorted(p.glob(f"**/{fname}"))
-    if not files:
-        raise SimInputError(f"{p}: no {table} tables found (is it a sweep dataset?)")
-    return pl.scan_parquet(p / "**" / fname, hive_partitioning=True)
+    sweeps = sorted({f.parent.parent for f in p.glob(f"**/{SUMMARY_FILE}")})
+    if not sweeps:
+        raise SimInputError(f"{p}: no sweep cells found (is it a sweep dataset?)")
+    parts = []
+    for sd in sweeps:
+        man = sd / "manifest.json"
+        axes = json.loads(man.read_text()).get("axes", []) if man.is_file() else []
+        rows = pl.scan_parquet(sd / "cell=*" / SUMMARY_FILE, hive_partitioning=True)
+        schema = rows.collect_schema()
+        nested = nested_tables(schema)
+        if table == "summary":
+            parts.append(rows.drop(nested))
+            continue
+        if table not in nested:
+            raise SimInputError(f"{sd}: no {table!r} table; the cells hold {', '.join(nested)}")
+        fields = {f.name for f in schema[table].inner.fields}
+        keep = [c for c in ("game", "sweep", "cell", *axes) if c not in fields]
+        parts.append(rows.select(*keep, table).explode(table).unnest(table))
+    return pl.concat(parts, how="diagonal_relaxed") if len(parts) > 1 else parts[0]

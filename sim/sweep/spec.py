@@ -44,7 +44,7 @@ TOP_KEYS = {"game", "name", "seed", "games", "target_ci", "batch", "max_games", 
             "samples", "base", "axes"}
 RANDOM_TAG = 7  # python_rng spawn key of the random design points
 DEFAULT_GAMES = 10_000
-DEFAULT_BLOCKS = 32
+DEFAULT_BLOCKS = 16
 
 
 @dataclass
