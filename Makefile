@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_looper.py
 	$(BIN)/python benchmarks/bench_werewolf.py
 	$(BIN)/python benchmarks/bench_trpg.py
+	$(BIN)/python benchmarks/bench_sweep.py
 
 clean:
 	rm -rf $(VENV) demo-out sweep-out balance-out report
