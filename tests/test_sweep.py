@@ -370,3 +370,19 @@ def test_dask_local_cluster_writes_the_same_dataset(tmp_path):
     assert json.loads(r.stdout)["cells_run"] == 4
     for table in ("summary", "blocks", "roles", "endings", "days"):
         assert frame(tmp_path / "local", table).equals(frame(tmp_path / "dask", table)), table
+
+
+def test_dask_joins_a_running_scheduler(tmp_path, monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    spec = write_spec(tmp_path, WW)
+    assert invoke("sweep", spec, "--out", tmp_path / "local", "--json").exit_code == 0
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        assert cluster.scheduler_address.startswith("tcp://")
+        r = invoke("sweep", spec, "--out", tmp_path / "remote", "--dask", cluster.scheduler_address, "--json")
+    assert r.exit_code == 0, r.output
+    for table in ("summary", "blocks", "roles"):
+        assert frame(tmp_path / "local", table).equals(frame(tmp_path / "remote", table)), table
+    monkeypatch.setenv("SIM_DASK_TIMEOUT", "2s")
+    r = invoke("sweep", spec, "--out", tmp_path / "x", "--dask", "tcp://127.0.0.1:1")
+    assert r.exit_code == 2 and "cannot reach the scheduler" in r.stderr
+    assert not (tmp_path / "x").exists()  # nothing written before the cluster answers

@@ -11,6 +11,7 @@ the installed package, not a shared file system.
 """
 from __future__ import annotations
 
+import os
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, as_completed, wait
 from contextlib import contextmanager
 from dataclasses import replace
@@ -76,7 +77,7 @@ def dask_client(address: str) -> Iterator:
             cluster.close()
     else:
         try:
-            client = Client(where, timeout="20s")
+            client = Client(where, timeout=os.environ.get("SIM_DASK_TIMEOUT", "20s"))
         except OSError as e:
             raise SimInputError(f"--dask {where}: cannot reach the scheduler ({e})") from None
         try:
@@ -85,14 +86,13 @@ def dask_client(address: str) -> Iterator:
             client.close()
 
 
-def run_dask(jobs: list[CellJob], address: str, done: Callable[[CellOutput], None]) -> None:
+def run_dask(jobs: list[CellJob], client, done: Callable[[CellOutput], None]) -> None:
     from distributed import as_completed
 
-    with dask_client(address) as client:
-        futures = client.map(run_cell, jobs, pure=False)
-        try:
-            for fut in as_completed(futures):
-                done(fut.result())
-        except BaseException:
-            client.cancel(futures)
-            raise
+    futures = client.map(run_cell, jobs, pure=False)
+    try:
+        for fut in as_completed(futures):
+            done(fut.result())
+    except BaseException:
+        client.cancel(futures)
+        raise

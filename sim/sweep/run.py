@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.core.output import manifest
-from sim.sweep.backend import parse_dask, run_dask, run_local
+from sim.sweep.backend import dask_client, parse_dask, run_dask, run_local
 from sim.sweep.cell import CellJob, CellOutput
 from sim.sweep.dataset import check_resumable, clean_partial, done_cells, sweep_dir, write_cell, write_json_atomic
 from sim.sweep.progress import sweep_progress
@@ -49,6 +49,13 @@ def run_sweep(spec: Spec, out: str | Path, *, dask: str | None = None, threads: 
     if dask is not None:
         parse_dask(dask)  # a bad address fails before any work
     cells = build_cells(spec)
+    if dask is None:
+        return _run(spec, cells, out, None, threads, progress)
+    with dask_client(dask) as client:  # connect before writing anything
+        return _run(spec, cells, out, client, threads, progress)
+
+
+def _run(spec: Spec, cells: list, out: str | Path, client, threads: int | None, progress: bool) -> SweepReport:
     sd = sweep_dir(Path(out), spec.game, spec.name)
     check_resumable(sd, spec.sha256)
     sd.mkdir(parents=True, exist_ok=True)
@@ -65,7 +72,7 @@ def run_sweep(spec: Spec, out: str | Path, *, dask: str | None = None, threads: 
     p = spec.plan
     jobs = [CellJob(spec.game, c.index, {k: column_value(cols[k], v) for k, v in c.params.items()}, c.config,
                     spec.seed, cell_spawn(spec, c.params), p.games, p.target_ci, p.batch, p.max_games, p.block,
-                    1 if dask else threads)
+                    1 if client is not None else threads)
             for c in todo]
     compiled = {c.index: c.compiled for c in todo}
     stats = {"games": 0, "seconds": 0.0}
@@ -76,8 +83,8 @@ def run_sweep(spec: Spec, out: str | Path, *, dask: str | None = None, threads: 
             stats["games"] += res.games
             advance(res.games)
 
-        if dask:
-            run_dask(jobs, dask, finished)
+        if client is not None:
+            run_dask(jobs, client, finished)
         else:
             run_local(jobs, compiled, finished, threads)
     return SweepReport(sd, len(cells), len(todo), len(done), stats["games"], time.perf_counter() - t0)
