@@ -5,7 +5,6 @@ import json
 import math
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 import pytest
 from typer.testing import CliRunner

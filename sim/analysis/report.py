@@ -3,16 +3,13 @@ from __future__ import annotations
 
 import html
 import itertools
-import os
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import polars as pl
 
 from sim.analysis import figures as F
 from sim.analysis.dataset import Loaded, load
+from sim.core.output import replace_dir
 
 MAX_HEATMAPS = 6
 
@@ -106,23 +103,14 @@ def render(d: Loaded, figs: list[Figure]) -> str:
 def report(dataset: str | Path, out: str | Path) -> tuple[Path, list[Figure]]:
     """Write ``index.html`` and its figures into ``out`` (replaced as a whole, atomically)."""
     d = load(dataset)
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
+
+    def fill(tmp: Path) -> list[Figure]:
         figs = build_figures(d, tmp)
         (tmp / "index.html").write_text(render(d, figs), encoding="utf-8")
-        if out.exists():
-            old = out.with_name(f".{out.name}.old.{os.getpid()}")
-            out.rename(old)
-            tmp.rename(out)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            tmp.rename(out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return out / "index.html", figs
+        return figs
+
+    figs = replace_dir(out, fill)
+    return Path(out) / "index.html", figs
 
 
-__all__ = ["report", "build_figures", "render", "pl"]
+__all__ = ["report", "build_figures", "render"]

@@ -14,7 +14,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import polars as pl
 
@@ -63,13 +63,24 @@ def manifest(game: str, config: Mapping[str, Any], seed: int, extra: Mapping[str
 
 def write_tables(out_dir: str | Path, tables: Mapping[str, pl.DataFrame], man: Mapping[str, Any]) -> Path:
     """Write ``<name>.parquet`` for each table plus ``manifest.json`` into ``out_dir``."""
+
+    def fill(tmp: Path) -> None:
+        for name, df in tables.items():
+            df.write_parquet(tmp / f"{name}.parquet")
+        (tmp / "manifest.json").write_text(json.dumps(man, indent=2, ensure_ascii=False, default=str))
+
+    replace_dir(out_dir, fill)
+    return Path(out_dir)
+
+
+def replace_dir(out_dir: str | Path, fill: Callable[[Path], Any]) -> Any:
+    """Build a directory with ``fill(tmp)`` in a temporary sibling and swap it in for
+    ``out_dir`` only when ``fill`` returns: an error never leaves a partial directory."""
     out = Path(out_dir)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
-        for name, df in tables.items():
-            df.write_parquet(tmp / f"{name}.parquet")
-        (tmp / "manifest.json").write_text(json.dumps(man, indent=2, ensure_ascii=False, default=str))
+        result = fill(tmp)
         if out.exists():
             backup = out.with_name(f".{out.name}.old.{os.getpid()}")
             out.rename(backup)
@@ -80,4 +91,4 @@ def write_tables(out_dir: str | Path, tables: Mapping[str, pl.DataFrame], man: M
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return out
+    return result
