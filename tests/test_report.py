@@ -43,7 +43,7 @@ def report(src: Path, out: Path) -> dict:
 
 @pytest.mark.parametrize("spec, expect", [
     ("werewolf_seer.toml", {"rate", "heatmap", "tornado", "causes", "length"}),
-    ("looper_cat.toml", {"rate", "heatmap", "tornado", "causes", "length"}),
+    ("looper_moves.toml", {"rate", "heatmap", "tornado", "causes", "length"}),
     ("trpg_alley.toml", {"rate", "heatmap", "tornado", "causes", "length"}),
 ])
 def test_sweep_reports(tmp_path, spec, expect):
@@ -97,7 +97,7 @@ def test_bad_report_inputs_exit_2(tmp_path):
     (tmp_path / "empty").mkdir()
     r = invoke("report", tmp_path / "empty", "--out", tmp_path / "rep")
     assert r.exit_code == 2 and "not a dataset" in r.stderr
-    for spec in ("werewolf_seer.toml", "looper_cat.toml"):
+    for spec in ("werewolf_seer.toml", "looper_moves.toml"):
         assert invoke("sweep", EX / spec, "--games", 100, "--out", tmp_path / "two").exit_code == 0
     r = invoke("report", tmp_path / "two", "--out", tmp_path / "rep")
     assert r.exit_code == 2 and "holds 2 sweeps" in r.stderr
