@@ -14,8 +14,10 @@ def report_cmd(
     out: Path = typer.Option(Path("report"), "--out", help="Directory for index.html and the PNG figures."),
     as_json: bool = typer.Option(False, "--json", help="Print the page and figures as JSON."),
 ):
-    """A static HTML page with figures: win rate per parameter with CI bands, heatmaps,
-    tornado chart, matchup matrix, death/elimination causes, game length."""
+    """An HTML page with figures from a sweep dataset or a run's output.
+
+    Win rate per parameter with CI bands, heatmaps, tornado chart, matchup matrix,
+    death/elimination causes, game length."""
     from sim.analysis.report import report
 
     page, figs = report(dataset, out)
@@ -38,8 +40,10 @@ def balance_cmd(
     threads: int = typer.Option(None, "--threads", help="Threads per evaluation."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ):
-    """Find settings of one or more parameters whose primary win rate hits the target
-    within the 95% CI, with as few games as it can."""
+    """Find parameter settings whose win rate hits a target (default 50%).
+
+    The target must lie in the 95% CI of the result, reached with as few games as the
+    search can manage; the search trace is written as parquet."""
     from rich.console import Console
 
     from sim.analysis.balance import balance, load_balance
