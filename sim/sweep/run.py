@@ -83,8 +83,12 @@ def _run(spec: Spec, cells: list, out: str | Path, client, threads: int | None, 
             stats["games"] += res.games
             advance(res.games)
 
-        if client is not None:
-            run_dask(jobs, client, finished)
-        else:
-            run_local(jobs, compiled, finished, threads)
+        try:
+            if client is not None:
+                run_dask(jobs, client, finished)
+            else:
+                run_local(jobs, compiled, finished, threads)
+        except KeyboardInterrupt:
+            clean_partial(sd)  # an interrupted write leaves no temporary directory behind
+            raise
     return SweepReport(sd, len(cells), len(todo), len(done), stats["games"], time.perf_counter() - t0)
