@@ -66,6 +66,18 @@ def test_example_specs_run_tiny(spec, tmp_path):
         assert axis["path"] in df.columns
 
 
+def test_dry_run_lists_cells_and_writes_nothing(tmp_path):
+    r = invoke("sweep", EXAMPLES / "trpg_alley.toml", "--out", tmp_path / "o", "--dry-run", "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["cells"] == 36 == len(d["points"]) and d["max_games"] == 36 * 10000
+    assert {p["characters.ren.skills.melee"] for p in d["points"]} == {10, 12, 14, 16}
+    assert not (tmp_path / "o").exists()
+    r = invoke("sweep", write_spec(tmp_path, "game = 'werewolf'\n[[axes]]\npath = 'count.seer'\nvalues = [-1]"),
+               "--dry-run")
+    assert r.exit_code == 2 and "count.seer" in r.stderr
+
+
 def test_trpg_example_axes_really_change_the_game(tmp_path):
     r = invoke("sweep", EXAMPLES / "trpg_alley.toml", "--games", 1500, "--out", tmp_path, "--json")
     assert r.exit_code == 0, r.output

@@ -22,14 +22,30 @@ def sweep_cmd(
     dask: Optional[str] = typer.Option(None, "--dask", help="local:N (LocalCluster) or tcp://HOST:PORT."),
     threads: Optional[int] = typer.Option(None, "--threads", help="Threads per cell (local backend)."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary on stdout."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Validate and list the cells; play and write nothing."),
 ):
     """Play every cell of a sweep; rerun the same command to resume after an interruption."""
     from sim.sweep.dataset import read
     from sim.sweep.run import run_sweep
-    from sim.sweep.spec import load_spec
+    from sim.sweep.spec import build_cells, load_spec
 
     check_run_counts(games if games is not None else 1, threads, 1)
     sp = load_spec(spec, seed=seed, games=games)
+    if dry_run:
+        cells = build_cells(sp)
+        p = sp.plan
+        plan = (f"{p.games:,} games per cell" if not p.adaptive else
+                f"adaptive to ±{p.target_ci:g}: batches of {p.batch:,}, at most {p.max_games:,} games per cell")
+        if as_json:
+            emit_json({"game": sp.game, "sweep": sp.name, "cells": len(cells), "plan": plan,
+                       "max_games": len(cells) * (p.games or p.max_games), "paired": sp.paired,
+                       "points": [c.params for c in cells]})
+            return
+        typer.echo(f"{sp.game} sweep {sp.name}: {len(cells)} cells, {plan}"
+                   f"{', paired streams' if sp.paired else ''}; every cell compiles")
+        for c in cells:
+            typer.echo(f"  cell {c.index}: " + ", ".join(f"{k} = {v!r}" for k, v in c.params.items()))
+        return
     try:
         rep = run_sweep(sp, out, dask=dask, threads=threads, progress=want_progress(10**9, as_json))
     except KeyboardInterrupt:
