@@ -397,3 +397,39 @@ def test_dask_joins_a_running_scheduler(tmp_path, monkeypatch):
     r = invoke("sweep", spec, "--out", tmp_path / "x", "--dask", "tcp://127.0.0.1:1")
     assert r.exit_code == 2 and "cannot reach the scheduler" in r.stderr
     assert not (tmp_path / "x").exists()  # nothing written before the cluster answers
+
+
+# ----------------------------------------------------------------------------- design (properties)
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(lists=st.lists(st.lists(st.integers(-5, 5), min_size=1, max_size=4, unique=True), max_size=3),
+       rand=st.lists(st.tuples(st.integers(0, 10), st.integers(0, 10)), max_size=2),
+       samples=st.integers(1, 6), seed=st.integers(0, 2**32))
+def test_design_size_order_and_determinism(lists, rand, samples, seed):
+    axes = [{"path": f"variants.l{i}", "values": v} for i, v in enumerate(lists)]
+    rand = [(lo, lo + span) for lo, span in rand]
+    axes += [{"path": f"variants.r{i}", "random": {"low": lo, "high": hi}} for i, (lo, hi) in enumerate(rand)]
+    raw = {"game": "werewolf", "seed": seed, "axes": axes, **({"samples": samples} if rand else {})}
+    space = 1
+    for lo, hi in rand:
+        space *= hi - lo + 1
+    try:
+        pts = parse_spec(raw).points()
+    except Exception as e:  # only a random space smaller than the samples may refuse
+        assert rand and space < samples and "distinct points" in str(e)
+        return
+    n_fixed = 1
+    for v in lists:
+        n_fixed *= len(v)
+    assert len(pts) == n_fixed * (samples if rand else 1)
+    assert pts == parse_spec(raw).points()  # same seed, same design
+    assert len({json.dumps(p, sort_keys=True) for p in pts}) == len(pts)  # no cell twice
+    for p in pts:
+        assert list(p) == [a["path"] for a in axes]  # the spec's axis order
+        for i, (lo, hi) in enumerate(rand):
+            assert lo <= p[f"variants.r{i}"] <= hi
+    if lists:  # the first axis varies slowest
+        first = [p["variants.l0"] for p in pts]
+        assert first == sorted(first, key=lists[0].index)
