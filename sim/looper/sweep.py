@@ -34,7 +34,9 @@ class LooperAdapter(GameAdapter):
         from sim.looper.game import run, writer_params
 
         roster, p, w = compiled
-        params = writer_params(w, roster, seed, spawn)  # once per cell, not per batch
+        # once per cell, not per batch; from the root seed alone, so the scriptwriter's setup
+        # search has the same seed in every cell (its strength varies with that seed)
+        params = writer_params(w, roster, seed)
 
         def play(start, games, **kw):
             return run(games, seed, player=p, scriptwriter=w, roster=roster, spawn=spawn, start=start,
