@@ -457,3 +457,23 @@ def test_paired_interval_covers_the_exact_difference(tmp_path):
         ratios.append(d["variance_ratio"])
     assert 70 <= hits <= 80, hits
     assert np.median(ratios) < 0.2  # common random numbers: most of the variance cancels
+
+
+def test_looper_cells_share_the_adversarial_search_seed(tmp_path):
+    from sim.looper.game import run, writer_params
+    from strategies.looper import SCRIPTWRITERS
+
+    raw = {"game": "looper", "name": "adv", "seed": 5, "games": 400, "base": {"scriptwriter": "adversarial"},
+           "axes": [{"path": "characters.cat.name", "values": ["a", "b"]}]}
+    spec = parse_spec(raw)
+    cells = build_cells(spec)
+    run_sweep(spec, tmp_path)
+    df = frame(tmp_path)
+    w = SCRIPTWRITERS.get("adversarial")
+    for c in cells:
+        roster = c.compiled[0]
+        plain = run(400, 5, scriptwriter=w, roster=roster, spawn=cell_spawn(spec, c.params),
+                    params=writer_params(w, roster, 5))  # the search seeded by the root seed alone
+        assert plain.summary["player_wins"][0] == df["player_wins"][c.index]
+        assert plain.tables["key_person"]["games"].to_list() == \
+            read(tmp_path, "key_person").filter(pl.col("cell") == c.index).collect()["games"].to_list()
