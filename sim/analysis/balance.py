@@ -15,14 +15,16 @@
 
 One parameter: bisection on the (assumed monotone) rate, with the games per point grown
 only where the CI cannot tell the point from the target. Several parameters: random
-search, successive halving of the candidates closest to the target, then a coordinate
-search around the best. Every evaluation plays the same streams (common random numbers),
+search (every setting when an integer space is small), successive halving of the
+candidates closest to the target, then a local search (diagonal steps included)
+around the best. Every evaluation plays the same streams (common random numbers),
 and a point evaluated again only plays the games it has not played yet. A setting *hits*
 when the 95% CI of its rate contains the target with half-width ≤ tolerance.
 """
 from __future__ import annotations
 
 import copy
+import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -290,12 +292,17 @@ def _sample(p: Param, rng) -> Any:
     return p.value(int(rng.integers(0, p.n))) if p.integer else float(rng.uniform(p.low, p.high))
 
 
-def _search(spec: BalanceSpec, ev: Evaluator) -> BalanceResult:
+def _candidates(spec: BalanceSpec, ev: Evaluator, n0: int) -> list[dict]:
+    """Every setting when the (integer) space is small, else ``n0`` distinct random ones."""
+    if all(p.integer for p in spec.params):
+        size = 1
+        for p in spec.params:
+            size *= p.n
+        if size <= 4 * n0:
+            return [dict(zip((p.path for p in spec.params), (p.value(i) for i in pos)))
+                    for pos in itertools.product(*(range(p.n) for p in spec.params))]
     rng = python_rng(spec.seed, 11)
-    n0 = max(16, 8 * len(spec.params))
-    games = max(500, spec.start_games // 2)
-    cands = []
-    seen = set()
+    cands, seen = [], set()
     for _ in range(20 * n0):
         pt = {p.path: _sample(p, rng) for p in spec.params}
         if ev.key(pt) not in seen:
@@ -303,6 +310,40 @@ def _search(spec: BalanceSpec, ev: Evaluator) -> BalanceResult:
             cands.append(pt)
         if len(cands) == n0:
             break
+    return cands
+
+
+def _neighbours(spec: BalanceSpec, best: dict) -> list[dict]:
+    """Settings one step away along any combination of parameters (diagonals included, so
+    two knobs that trade off against each other can move together)."""
+    k = len(spec.params)
+    moves = itertools.product((-1, 0, 1), repeat=k) if k <= 3 else \
+        (tuple(s if j == i else 0 for j in range(k)) for i in range(k) for s in (-1, 1))
+    out = []
+    for mv in moves:
+        if not any(mv):
+            continue
+        cand = dict(best)
+        for p, step in zip(spec.params, mv):
+            if not step:
+                continue
+            if p.integer:
+                pos = p.position(best[p.path]) + step
+                if not 0 <= pos < p.n:
+                    break
+                cand[p.path] = p.value(pos)
+            else:
+                cand[p.path] = float(min(max(best[p.path] + step * 0.05 * (p.high - p.low), p.low), p.high))
+        else:
+            if cand != best:
+                out.append(cand)
+    return out
+
+
+def _search(spec: BalanceSpec, ev: Evaluator) -> BalanceResult:
+    n0 = max(16, 8 * len(spec.params))
+    games = max(500, spec.start_games // 2)
+    cands = _candidates(spec, ev, n0)
     scored = []
     while True:  # successive halving: quarter the field, quadruple the games
         scored = sorted(((_dist(spec, *ev.evaluate(pt, games, "random")[:3]), i, pt) for i, pt in enumerate(cands)),
@@ -315,24 +356,14 @@ def _search(spec: BalanceSpec, ev: Evaluator) -> BalanceResult:
     r, lo, hi, _ = ev.settle(best, "refine")
     best_d = abs(r - spec.target)  # settled points are compared by their estimates
     improved = True
-    while improved and ev.left() > 0:  # coordinate search around the best
+    while improved and ev.left() > 0:  # local search around the best
         improved = False
-        for p in spec.params:
-            for step in (-1, 1):
-                cand = dict(best)
-                if p.integer:
-                    pos = p.position(best[p.path]) + step
-                    if not 0 <= pos < p.n:
-                        continue
-                    cand[p.path] = p.value(pos)
-                else:
-                    cand[p.path] = float(min(max(best[p.path] + step * 0.05 * (p.high - p.low), p.low), p.high))
-                if ev.key(cand) == ev.key(best):
-                    continue
-                r2, lo2, hi2, _ = ev.settle(cand, "refine")
-                d2 = abs(r2 - spec.target)
-                if d2 < best_d:
-                    best, best_d, improved = cand, d2, True
+        for cand in _neighbours(spec, best):
+            r2, lo2, hi2, _ = ev.settle(cand, "refine")
+            d2 = abs(r2 - spec.target)
+            if d2 < best_d:
+                best, best_d, improved = cand, d2, True
+                break
     res = _result(spec, ev, best, "final")
     if not res.hit:
         rates = [t["rate"] for t in ev.trace]
