@@ -54,10 +54,6 @@ class Axis:
     values: list         # list/grid values; for random: filled per sample
     dist: dict = field(default_factory=dict)
 
-    @property
-    def column(self) -> str:
-        return self.path
-
 
 @dataclass
 class Plan:
