@@ -123,3 +123,20 @@ def test_write_tables_is_atomic_and_has_manifest(tmp_path):
         write_tables(tmp_path / "p", {"t": Bad()}, man)
     assert not (tmp_path / "p").exists()
     assert [p.name for p in tmp_path.iterdir()] == ["o"]  # no temp dir left behind
+
+
+def test_assign_path_creates_keys_below_an_existing_id_only():
+    import pytest as _pytest
+
+    from sim.core.config import assign_path
+    from sim.errors import SimInputError
+
+    cfg = {"characters": {"p1": {"hp": 3, "effects": [{"amount": 1}]}}}
+    assign_path(cfg, "characters.p1.strategy.target", "weakest")  # two new levels below p1
+    assert cfg["characters"]["p1"]["strategy"] == {"target": "weakest"}
+    assign_path(cfg, "characters.p1.effects.0.amount", 4)  # list items by index
+    assert cfg["characters"]["p1"]["effects"][0]["amount"] == 4
+    for bad, msg in [("characters.p9.hp", "no key 'characters.p9'"), ("charactrs.p1.hp", "no key 'charactrs'"),
+                     ("characters.p1.hp.x", "is a value"), ("characters.p1", "is a table")]:
+        with _pytest.raises(SimInputError, match=msg):
+            assign_path(cfg, bad, 1)
