@@ -135,3 +135,74 @@ def test_bad_balance_specs_exit_2(duel, text, match):
     err = r.stderr.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error:") and match in err[0], r.stderr
     assert not (duel / "never").exists()
+
+
+# ----------------------------------------------------------------------------- the search itself
+class _Fake:
+    """A stand-in game whose rate is a known function of the parameters (successes are
+    the rounded expected count), to test the search logic without sampling noise."""
+
+    metric = "rate"
+
+    def __init__(self, f):
+        self.f = f
+
+    def base_cell(self, base, spec_dir):
+        return {}
+
+    def assign(self, cell, path, value):
+        cell[path] = value
+
+    def compile(self, cell):
+        return dict(cell)
+
+    def player(self, compiled, seed, spawn):
+        from types import SimpleNamespace
+
+        p = self.f(**{k.replace(".", "_"): v for k, v in compiled.items()})
+
+        def play(start, games, **kw):
+            made = round(p * (start + games)) - round(p * start)
+            return SimpleNamespace(totals={"s": made, "g": games})
+        return play
+
+    def primary(self, totals):
+        return totals["s"], totals["g"]
+
+
+def _spec(f, params, target, tol=0.01):
+    from sim.analysis.balance import BalanceSpec, Param
+
+    return BalanceSpec("fake", 0, target, tol, 10_000_000, 2000, {}, [Param(**p) for p in params], ROOT, {}, _Fake(f))
+
+
+def test_float_bisection_converges_on_the_root():
+    from sim.analysis.balance import balance
+
+    res = balance(_spec(lambda x: x / 10, [{"path": "x", "low": 0.0, "high": 10.0}], 0.37))
+    assert res.hit and abs(res.point["x"] - 3.7) <= 0.15
+    assert res.trace["x"].n_unique() < 20
+
+
+def test_integer_bisection_picks_the_closer_neighbour_and_orders_lists():
+    from sim.analysis.balance import balance
+
+    res = balance(_spec(lambda n: 1 / (1 + n), [{"path": "n", "low": 0, "high": 40}], 0.1))
+    assert res.point == {"n": 9} and res.hit  # 1/10 exactly
+    res = balance(_spec(lambda n: 1 / (1 + n), [{"path": "n", "low": 0, "high": 40}], 0.104, tol=0.002))
+    assert res.point == {"n": 9} and not res.hit and "neighbours" in res.note  # 0.1 and 0.111
+    res = balance(_spec(lambda n: 1 / (1 + n), [{"path": "n", "low": 0, "high": 40}], 0.093))
+    assert res.point == {"n": 10} and res.hit  # 10 (0.0909) beats 9 (0.1) though both are within the CI
+    res = balance(_spec(lambda w: {"a": 0.2, "b": 0.45, "c": 0.7}[w], [{"path": "w", "values": ["a", "b", "c"]}], 0.45))
+    assert res.point == {"w": "b"} and res.hit
+
+
+def test_two_parameters_find_the_ridge():
+    from sim.analysis.balance import balance
+
+    res = balance(_spec(lambda x, y: (x + 2 * y) / 30, [{"path": "x", "low": 0.0, "high": 10.0},
+                                                        {"path": "y", "low": 0.0, "high": 10.0}], 0.5))
+    assert res.hit and abs((res.point["x"] + 2 * res.point["y"]) / 30 - 0.5) <= 0.02
+    res = balance(_spec(lambda a, b: (a * b) / 100, [{"path": "a", "low": 1, "high": 10},
+                                                     {"path": "b", "low": 1, "high": 10}], 0.42))
+    assert res.hit and res.point["a"] * res.point["b"] == 42

@@ -272,6 +272,9 @@ def _bisect(spec: BalanceSpec, ev: Evaluator, p: Param) -> BalanceResult:
         m = (a + b) // 2 if p.integer else (a + b) / 2
         rm, lm, hm = f(m, "bisect")
         if lm <= t <= hm and (hm - lm) / 2 <= spec.tolerance:
+            if p.integer:  # a hit; its neighbours may sit closer to the target
+                near = [(abs(rm - t), m)] + [(abs(f(k, "neighbour")[0] - t), k) for k in (m - 1, m + 1) if 0 <= k < p.n]
+                m = min(near)[1]
             return _result(spec, ev, {p.path: p.value(m)}, "final")
         if np.sign(rm - t) == sa:
             a, ra = m, rm
