@@ -80,12 +80,12 @@ class Setup:
         return self.config["variants"]
 
     def composition(self) -> str:
-        parts = []
-        for r in self.role_ids:
-            k = self.seats.count(r)
-            if k:
-                parts.append(r if k == 1 else f"{r}*{k}")
-        return ",".join(parts)
+        return format_composition({r: self.seats.count(r) for r in self.role_ids})
+
+
+def format_composition(counts: dict[str, int]) -> str:
+    """``{"werewolf": 2, "seer": 1, "medium": 0}`` → ``"werewolf*2,seer"`` (in dict order)."""
+    return ",".join(r if k == 1 else f"{r}*{k}" for r, k in counts.items() if k)
 
 
 def _choice(v: Any, where: str, options: Iterable[str]) -> str:

@@ -2,6 +2,7 @@
 composition), ``variants.*``, ``roles.<id>.*``, ``village``, ``wolves``."""
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +10,7 @@ from sim.core.validate import int_at
 from sim.errors import SimInputError
 from sim.sweep.adapter import GameAdapter, user_config
 from sim.werewolf.game_nb import C_GAMES, C_VILLAGE
-from sim.werewolf.roles import build_config, compile_setup, parse_composition
+from sim.werewolf.roles import build_config, compile_setup, format_composition, parse_composition
 
 
 def set_count(tree: dict, role: str, count: Any) -> None:
@@ -18,13 +19,9 @@ def set_count(tree: dict, role: str, count: Any) -> None:
     if role not in known:
         raise SimInputError(f"count.{role}: unknown role {role!r}; roles are {', '.join(known)}")
     count = int_at(count, f"count.{role}", 0)
-    seats = parse_composition(tree["composition"]["default"], known)
-    if role not in seats:
-        seats.append(role)
-    order = list(dict.fromkeys(seats))
-    counts = {r: seats.count(r) for r in order}
+    counts = Counter(parse_composition(tree["composition"]["default"], known))  # first-seen order
     counts[role] = count
-    tree["composition"]["default"] = ",".join(r if k == 1 else f"{r}*{k}" for r, k in counts.items() if k)
+    tree["composition"]["default"] = format_composition(counts)
 
 
 class WerewolfAdapter(GameAdapter):
