@@ -138,7 +138,10 @@ def test_bad_balance_specs_exit_2(duel, text, match):
 
 
 # ----------------------------------------------------------------------------- the search itself
-class _Fake:
+from sim.sweep.adapter import GameAdapter  # noqa: E402
+
+
+class _Fake(GameAdapter):
     """A stand-in game whose rate is a known function of the parameters (successes are
     the rounded expected count), to test the search logic without sampling noise."""
 

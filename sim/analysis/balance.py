@@ -23,7 +23,6 @@ when the 95% CI of its rate contains the target with half-width ≤ tolerance.
 """
 from __future__ import annotations
 
-import copy
 import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +36,7 @@ from sim.core.seeding import python_rng
 from sim.core.stats import wilson
 from sim.errors import SimInputError
 from sim.sweep.adapter import GameAdapter, adapter
+from sim.sweep.spec import positive_int, seed_of
 
 STREAMS = (3,)  # every evaluation plays these streams (common random numbers)
 TOP = {"game", "seed", "target", "tolerance", "max_games", "start_games", "base", "params"}
@@ -100,13 +100,9 @@ def parse_balance(raw: dict, source: Path | None = None, *, target=None, toleran
         raise SimInputError(f"target: expected a rate in (0, 1), got {t!r}")
     if not isinstance(tol, (int, float)) or isinstance(tol, bool) or not 0 < tol < 0.5:
         raise SimInputError(f"tolerance: expected a CI half-width in (0, 0.5), got {tol!r}")
-    if not isinstance(s, int) or isinstance(s, bool) or s < 0:
-        raise SimInputError(f"seed: expected a non-negative integer, got {s!r}")
-    budget = raw.get("max_games", 5_000_000)
-    start = raw.get("start_games", 2000)
-    for k, v in (("max_games", budget), ("start_games", start)):
-        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-            raise SimInputError(f"{k}: expected a positive integer, got {v!r}")
+    s = seed_of(s)
+    budget = positive_int(raw, "max_games", 5_000_000)
+    start = positive_int(raw, "start_games", 2000)
     ps = raw.get("params")
     if not isinstance(ps, list) or not ps:
         raise SimInputError("params: give at least one [[params]] table with path and low/high or values")
@@ -154,15 +150,9 @@ class Evaluator:
     def key(self, point: dict) -> tuple:
         return tuple((k, repr(v)) for k, v in point.items())
 
-    def compile(self, point: dict):
-        cell = copy.deepcopy(self.base)
-        for k, v in point.items():
-            self.ad.assign(cell, k, v)
-        return cell, self.ad.compile(cell)
-
     def check(self, point: dict) -> None:
         try:
-            self.compile(point)
+            self.ad.make_cell(self.base, point)
         except SimInputError as e:
             raise SimInputError(f"{', '.join(f'{k} = {v!r}' for k, v in point.items())}: {e}") from None
 
@@ -172,7 +162,7 @@ class Evaluator:
     def evaluate(self, point: dict, games: int, phase: str) -> tuple[float, float, float, int]:
         k = self.key(point)
         if k not in self.cache:
-            _, compiled = self.compile(point)
+            _, compiled = self.ad.make_cell(self.base, point)
             self.cache[k] = [0, 0, self.ad.player(compiled, self.spec.seed, STREAMS)]
         ent = self.cache[k]
         more = min(games - ent[1], self.left())

@@ -59,6 +59,13 @@ class GameAdapter:
     def expand_path(self, tree: dict, path: str) -> str:
         return path
 
+    def make_cell(self, base: dict, point: dict[str, Any]) -> tuple[dict, Any]:
+        """A copy of ``base`` with ``point``'s values assigned, and its compiled form."""
+        cell = copy.deepcopy(base)
+        for path, value in point.items():
+            self.assign(cell, path, value)
+        return cell, self.compile(cell)
+
     # -- compiling and playing ----------------------------------------------------------
     def compile(self, cell: dict) -> Any:  # pragma: no cover - per game
         raise NotImplementedError

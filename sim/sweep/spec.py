@@ -136,12 +136,19 @@ def _num(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
-def _pos_int(raw: dict, key: str, default: int | None) -> int | None:
+def positive_int(raw: dict, key: str, default: int | None) -> int | None:
+    """``raw[key]`` (or the default) as a positive integer; shared with balance specs."""
     v = raw.get(key, default)
     if v is None:
         return None
     if not _all_int(v) or v < 1:
         raise SimInputError(f"{key}: expected a positive integer, got {v!r}")
+    return v
+
+
+def seed_of(v) -> int:
+    if not _all_int(v) or v < 0:
+        raise SimInputError(f"seed: expected a non-negative integer, got {v!r}")
     return v
 
 
@@ -212,9 +219,7 @@ def parse_spec(raw: dict, source: Path | None = None) -> Spec:
     name = raw.get("name", source.stem if source else "sweep")
     if not isinstance(name, str) or not name or any(c in name for c in "/\\=") or name.startswith("."):
         raise SimInputError(f"name: {name!r} cannot be a directory name")
-    seed = raw.get("seed", 0)
-    if not _all_int(seed) or seed < 0:
-        raise SimInputError(f"seed: expected a non-negative integer, got {seed!r}")
+    seed = seed_of(raw.get("seed", 0))
     paired = raw.get("paired", False)
     if not isinstance(paired, bool):
         raise SimInputError(f"paired: expected true or false, got {paired!r}")
@@ -224,18 +229,18 @@ def parse_spec(raw: dict, source: Path | None = None) -> Spec:
             raise SimInputError(f"target_ci: expected a half-width in (0, 0.5), got {target!r}")
         if "games" in raw:
             raise SimInputError("give either games (fixed) or target_ci (adaptive), not both")
-        batch = _pos_int(raw, "batch", 10_000)
-        max_games = _pos_int(raw, "max_games", 1_000_000)
+        batch = positive_int(raw, "batch", 10_000)
+        max_games = positive_int(raw, "max_games", 1_000_000)
         if max_games < batch:
             raise SimInputError(f"max_games ({max_games}) is below one batch ({batch})")
-        blocks = _pos_int(raw, "blocks", 8)
+        blocks = positive_int(raw, "blocks", 8)
         plan = Plan(None, float(target), batch, max_games, max(1, -(-batch // blocks)))
     else:
         for k in ("batch", "max_games"):
             if k in raw:
                 raise SimInputError(f"{k} is for adaptive sampling (with target_ci)")
-        games = _pos_int(raw, "games", DEFAULT_GAMES)
-        blocks = _pos_int(raw, "blocks", DEFAULT_BLOCKS)
+        games = positive_int(raw, "games", DEFAULT_GAMES)
+        blocks = positive_int(raw, "blocks", DEFAULT_BLOCKS)
         plan = Plan(games, None, games, games, max(1, -(-games // blocks)))
     axes_raw = raw.get("axes", [])
     if not isinstance(axes_raw, list):
@@ -284,18 +289,13 @@ class Cell:
 
 def build_cells(spec: Spec) -> list[Cell]:
     """Every cell, assigned and compiled: bad paths or values fail here, before any game."""
-    from copy import deepcopy
-
     ad = spec.adapter
     base = ad.base_cell(spec.base, spec.spec_dir)
     ad.compile(base)
     cells = []
     for i, pt in enumerate(spec.points()):
-        cfg = deepcopy(base)
         try:
-            for path, value in pt.items():
-                ad.assign(cfg, path, value)
-            compiled = ad.compile(cfg)
+            cfg, compiled = ad.make_cell(base, pt)
         except SimInputError as e:
             where = ", ".join(f"{k} = {v!r}" for k, v in pt.items())
             raise SimInputError(f"cell {i} ({where}): {e}") from None
