@@ -74,8 +74,7 @@ def _load_run(d: Path) -> Loaded:
         m = tables["matrix"]
         cells = pl.DataFrame({"cell": [0], "games": [int(m["games"].sum())], "successes": [int(m["wins"].sum())]})
         return Loaded("matrix", game, command, [], "win_rate", _rates(cells), tables, man, d)
-    loo = next((t for t in tables.values() if any(c.endswith("delta") for c in t.columns)), None)
-    if loo is not None:
+    if loo_table(tables) is not None:
         return Loaded("loo", game, command, [], "win_rate", pl.DataFrame({"cell": [0]}), tables, man, d)
     if "summary" not in tables:
         raise SimInputError(f"{d}: no summary.parquet")
@@ -89,6 +88,11 @@ def _load_run(d: Path) -> Loaded:
         raise SimInputError(f"{d}: unknown game {game!r} in the manifest")
     cells = pl.DataFrame({"cell": [0], "games": [int(s["games"][0])], "successes": [succ]})
     return Loaded("run", game, command, [], metric, _rates(cells), tables, man, d)
+
+
+def loo_table(tables: dict[str, pl.DataFrame]) -> tuple[str, pl.DataFrame] | None:
+    """The leave-one-out table of an output (the one with a ``delta`` / ``<side>_delta`` column)."""
+    return next(((n, t) for n, t in tables.items() if any(c.endswith("delta") for c in t.columns)), None)
 
 
 def _rates(cells: pl.DataFrame) -> pl.DataFrame:

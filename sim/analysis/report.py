@@ -8,7 +8,7 @@ from pathlib import Path
 
 
 from sim.analysis import figures as F
-from sim.analysis.dataset import Loaded, load
+from sim.analysis.dataset import Loaded, load, loo_table
 from sim.core.output import replace_dir
 
 MAX_HEATMAPS = 6
@@ -36,9 +36,9 @@ def build_figures(d: Loaded, out: Path) -> list[Figure]:
         add("tornado.png", F.tornado(d.cells, axes, d.metric, out / "tornado.png"))
     if "matrix" in d.tables:
         add("matrix.png", F.matrix_heatmap(d.tables["matrix"], out / "matrix.png"))
-    loo = next((t for t in d.tables.values() if any(c.endswith("delta") for c in t.columns)), None)
+    loo = loo_table(d.tables)
     if loo is not None:
-        add("loo.png", F.loo_bars(loo, out / "loo.png"))
+        add("loo.png", F.loo_bars(loo[1], out / "loo.png"))
     tables = dict(d.tables)
     if "games" in d.cells.columns:
         tables["_cell_games"] = d.cells.select("cell", "games")
@@ -50,11 +50,11 @@ def build_figures(d: Loaded, out: Path) -> list[Figure]:
 def _cells_table(d: Loaded, limit: int = 60) -> str:
     if "rate" not in d.cells.columns:
         return ""
-    cols = ["cell", *[a for a in d.axes if a in d.cells.columns], "games", "rate", "rate_ci_low", "rate_ci_high"]
-    df = F.as_label(d.cells, cols[1]) if len(cols) > 6 else d.cells
-    for a in d.axes:
-        if a in df.columns:
-            df = F.as_label(df, a)
+    axes = [a for a in d.axes if a in d.cells.columns]
+    cols = ["cell", *axes, "games", "rate", "rate_ci_low", "rate_ci_high"]
+    df = d.cells
+    for a in axes:
+        df = F.as_label(df, a)
     rows = []
     for r in df.select(cols).head(limit).iter_rows(named=True):
         cls = ' class="hit"' if r["rate_ci_low"] <= 0.5 <= r["rate_ci_high"] else ""
@@ -73,7 +73,7 @@ def _tables_html(d: Loaded) -> str:
         if name in d.tables:
             out.append(f"<h2>{name}</h2>" + d.tables[name].drop("cell", strict=False).head(60).to_pandas()
                        .to_html(index=False, float_format=lambda x: f"{x:.4f}"))
-    loo = next(((n, t) for n, t in d.tables.items() if any(c.endswith("delta") for c in t.columns)), None)
+    loo = loo_table(d.tables)
     if loo:
         out.append(f"<h2>leave one out ({loo[0]})</h2>" + loo[1].drop("cell", strict=False).to_pandas()
                    .to_html(index=False, float_format=lambda x: f"{x:.4f}", na_rep=""))
