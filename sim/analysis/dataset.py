@@ -73,7 +73,7 @@ def _load_run(d: Path) -> Loaded:
     if "matrix" in tables:
         m = tables["matrix"]
         cells = pl.DataFrame({"cell": [0], "games": [int(m["games"].sum())], "successes": [int(m["wins"].sum())]})
-        return Loaded("matrix", game, command, [], "win_rate", _rates(cells), tables, man, d)
+        return Loaded("matrix", game, command, [], "win_rate", with_rates(cells), tables, man, d)
     if loo_table(tables) is not None:
         return Loaded("loo", game, command, [], "win_rate", pl.DataFrame({"cell": [0]}), tables, man, d)
     if "summary" not in tables:
@@ -87,7 +87,7 @@ def _load_run(d: Path) -> Loaded:
     else:
         raise SimInputError(f"{d}: unknown game {game!r} in the manifest")
     cells = pl.DataFrame({"cell": [0], "games": [int(s["games"][0])], "successes": [succ]})
-    return Loaded("run", game, command, [], metric, _rates(cells), tables, man, d)
+    return Loaded("run", game, command, [], metric, with_rates(cells), tables, man, d)
 
 
 def loo_table(tables: dict[str, pl.DataFrame]) -> tuple[str, pl.DataFrame] | None:
@@ -95,9 +95,11 @@ def loo_table(tables: dict[str, pl.DataFrame]) -> tuple[str, pl.DataFrame] | Non
     return next(((n, t) for n, t in tables.items() if any(c.endswith("delta") for c in t.columns)), None)
 
 
-def _rates(cells: pl.DataFrame) -> pl.DataFrame:
+def with_rates(df: pl.DataFrame, lo: str = "rate_ci_low", hi: str = "rate_ci_high") -> pl.DataFrame:
+    """``df`` (columns successes, games) with ``rate`` and its Wilson 95% interval."""
     from sim.core.stats import wilson
 
-    lo, hi = zip(*(wilson(int(s), int(g)) for s, g in zip(cells["successes"], cells["games"])))
-    return cells.with_columns((pl.col("successes") / pl.col("games")).alias("rate"),
-                              pl.Series("rate_ci_low", lo), pl.Series("rate_ci_high", hi))
+    ci = [wilson(int(s), int(g)) for s, g in zip(df["successes"], df["games"])]
+    return df.with_columns((pl.col("successes") / pl.col("games")).alias("rate"),
+                           pl.Series(lo, [c[0] for c in ci], dtype=pl.Float64),
+                           pl.Series(hi, [c[1] for c in ci], dtype=pl.Float64))

@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
-from sim.core.stats import wilson  # noqa: E402
+from sim.analysis.dataset import with_rates  # noqa: E402
 
 DPI = 110
 
@@ -31,9 +31,7 @@ def as_label(df: pl.DataFrame, col: str) -> pl.DataFrame:
 def marginal(cells: pl.DataFrame, axis: str) -> pl.DataFrame:
     m = (as_label(cells, axis).group_by(axis).agg(pl.col("games").sum(), pl.col("successes").sum())
          .sort(axis))
-    lo, hi = zip(*(wilson(int(s), int(g)) for s, g in zip(m["successes"], m["games"]))) if m.height else ((), ())
-    return m.with_columns((pl.col("successes") / pl.col("games")).alias("rate"),
-                          pl.Series("lo", lo, dtype=pl.Float64), pl.Series("hi", hi, dtype=pl.Float64))
+    return with_rates(m, "lo", "hi")
 
 
 def _numeric(s: pl.Series) -> bool:
