@@ -1,10 +1,86 @@
 """The ``sim`` command: one sub-command group per game."""
 from __future__ import annotations
 
+import os
+import sys
+
+import rich.console
 import typer
+from typer._click import exceptions as cx  # typer ships its own click
+from typer.core import TyperGroup
+
+
+def _one_line(text: str) -> str:
+    return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
+
+
+def _quiet_stdout() -> None:
+    """The reader went away (``sim … | head -1``): drop the rest of the output, as Unix tools do."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _rich_broken_pipe(self) -> None:
+    # rich's documented hook; its default raises SystemExit(1), Unix tools exit 0.
+    _quiet_stdout()
+    raise BrokenPipeError
+
+
+rich.console.Console.on_broken_pipe = _rich_broken_pipe
+
+
+class SimGroup(TyperGroup):
+    """The root command: every failure is one ``error:`` line on stderr, never a traceback.
+
+    Bad input (usage errors, :class:`~sim.errors.SimInputError`) exits 2; a failed write
+    after the work was done exits 1; a broken pipe exits 0 quietly. ``SIM_DEBUG=1`` lets
+    unexpected exceptions through with their traceback."""
+
+    def invoke(self, ctx: typer.Context):
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, cx.ClickException, typer.Abort, KeyboardInterrupt):
+            raise
+        except BrokenPipeError:
+            _quiet_stdout()
+            raise typer.Exit(0)
+        except MemoryError:
+            typer.echo("error: out of memory; use fewer games or a smaller setting", err=True)
+            raise typer.Exit(2)
+        except Exception as e:  # a bug, not the user's fault: still one line
+            if os.environ.get("SIM_DEBUG"):
+                raise
+            typer.echo(f"error: internal error ({type(e).__name__}: {_one_line(e)}); "
+                       f"SIM_DEBUG=1 shows the traceback", err=True)
+            raise typer.Exit(1)
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
+                              standalone_mode=False, **extra)
+        except cx.NoArgsIsHelpError as e:
+            typer.echo(e.ctx.get_help())
+            rv = 0
+        except cx.UsageError as e:
+            hint = f" (see {e.ctx.command_path} --help)" if e.ctx is not None else ""
+            typer.echo(f"error: {_one_line(e.format_message())}{hint}", err=True)
+            rv = 2
+        except cx.ClickException as e:
+            typer.echo(f"error: {_one_line(e.format_message())}", err=True)
+            rv = e.exit_code
+        except typer.Abort:
+            typer.echo("error: aborted", err=True)
+            rv = 130
+        if not standalone_mode:
+            return rv
+        sys.exit(rv if isinstance(rv, int) else 0)
 
 
 app = typer.Typer(
+    cls=SimGroup,
     help="Monte Carlo balance analysis for Looper, Werewolf and the 3d6 TRPG.",
     no_args_is_help=True,
     add_completion=False,

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import typer
 
-from sim.core.cliutil import clean_errors, emit_json
+from sim.core.cliutil import claim_out, clean_errors, emit_json, finish, guard, save_tables
 
 
 @clean_errors
@@ -18,9 +18,12 @@ def report_cmd(
 
     Win rate per parameter with CI bands, heatmaps, tornado chart, matchup matrix,
     death/elimination causes, game length."""
-    from sim.analysis.report import report
+    from sim.analysis.report import report, check_report_out
 
-    page, figs = report(dataset, out)
+    check_report_out(dataset, out)
+    od = claim_out(out, "report")
+    with guard(od):
+        page, figs = report(dataset, od)
     if as_json:
         emit_json({"page": str(page), "figures": [{"file": str(page.parent / f.file), "caption": f.caption}
                                                    for f in figs]})
@@ -47,22 +50,24 @@ def balance_cmd(
     from rich.console import Console
 
     from sim.analysis.balance import balance, load_balance
-    from sim.core.output import manifest, write_tables
+    from sim.core.output import manifest
     from sim.core.validate import check_run_counts
 
     check_run_counts(1, threads, 1)
     sp = load_balance(spec, target=target, tolerance=tolerance, seed=seed)
-    res = balance(sp, threads)
-    write_tables(out, {"trace": res.trace}, manifest(sp.game, sp.raw, sp.seed, {
-        "command": "sim balance", "target": sp.target, "tolerance": sp.tolerance, "result": res.point,
-        "hit": res.hit, "games_used": res.games_used}))
+    od = claim_out(out, "balance")
+    with guard(od):
+        res = balance(sp, threads)
+        err = save_tables(od, {"trace": res.trace}, manifest(sp.game, sp.raw, sp.seed, {
+            "command": "sim balance", "target": sp.target, "tolerance": sp.tolerance, "result": res.point,
+            "hit": res.hit, "games_used": res.games_used}))
     d = {"game": sp.game, "target": sp.target, "tolerance": sp.tolerance, "settings": res.point, "rate": res.rate,
          "ci_low": res.ci_low, "ci_high": res.ci_high, "games": res.games, "hit": res.hit,
          "games_used": res.games_used, "evaluations": res.trace.height, "note": res.note,
          "trace": str(out / "trace.parquet"), "metric": sp.adapter.metric}
     if as_json:
         emit_json(d)
-        return
+        return finish(err)
     con = Console()
     verdict = "[green]hits the target[/green]" if res.hit else "[yellow]does not hit the target[/yellow]"
     con.print(f"[bold]{sp.game}[/bold] balance for {sp.adapter.metric} = {sp.target:g} (±{sp.tolerance:g}): {verdict}")
@@ -72,4 +77,6 @@ def balance_cmd(
               f"{res.games_used:,} games in {res.trace.height} evaluations")
     if res.note:
         con.print(f"  note: {res.note}")
-    con.print(f"search trace: {out / 'trace.parquet'}")
+    if not err:
+        con.print(f"search trace: {out / 'trace.parquet'}")
+    finish(err)

@@ -3,13 +3,16 @@ from __future__ import annotations
 
 import html
 import itertools
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 
 from sim.analysis import figures as F
 from sim.analysis.dataset import Loaded, load, loo_table
+from sim.core.outdir import OutDir
 from sim.core.output import replace_dir
+from sim.errors import SimInputError
 
 MAX_HEATMAPS = 6
 
@@ -100,8 +103,17 @@ def render(d: Loaded, figs: list[Figure]) -> str:
             "</body></html>")
 
 
-def report(dataset: str | Path, out: str | Path) -> tuple[Path, list[Figure]]:
+def check_report_out(dataset: str | Path, out: str | Path) -> None:
+    """A report is never written over or inside the dataset it reads."""
+    src, dst = Path(os.path.abspath(dataset)), Path(os.path.abspath(out))
+    if dst == src or src in dst.parents or dst in src.parents:
+        raise SimInputError(f"--out {out}: overlaps the dataset {dataset}; write the report elsewhere")
+
+
+def report(dataset: str | Path, out: "str | Path | OutDir") -> tuple[Path, list[Figure]]:
     """Write ``index.html`` and its figures into ``out`` (replaced as a whole, atomically)."""
+    if not isinstance(out, OutDir):
+        check_report_out(dataset, out)
     d = load(dataset)
 
     def fill(tmp: Path) -> list[Figure]:
@@ -109,8 +121,8 @@ def report(dataset: str | Path, out: str | Path) -> tuple[Path, list[Figure]]:
         (tmp / "index.html").write_text(render(d, figs), encoding="utf-8")
         return figs
 
-    figs = replace_dir(out, fill)
-    return Path(out) / "index.html", figs
+    figs = replace_dir(out, fill, kind="report")
+    return (out.path if isinstance(out, OutDir) else Path(out)) / "index.html", figs
 
 
 __all__ = ["report", "build_figures", "render"]

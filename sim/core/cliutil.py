@@ -1,13 +1,16 @@
 """CLI helpers shared by every game's commands."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sys
-from typing import Any, Callable
+from pathlib import Path
+from typing import Any, Callable, Optional
 
 import typer
 
+from sim.core.outdir import OutDir, SimOutputError
 from sim.errors import SimInputError
 
 
@@ -25,8 +28,41 @@ def clean_errors(fn: Callable) -> Callable:
             return fn(*a, **kw)
         except SimInputError as e:
             fail(str(e))
+        except SimOutputError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(1)
 
     return wrapper
+
+
+def claim_out(out: Optional[Path], kind: str = "tables") -> Optional[OutDir]:
+    """Check ``--out`` before any game is played (see :mod:`sim.core.outdir`); None when absent."""
+    return None if out is None else OutDir.claim(out, kind)
+
+
+def guard(od: Optional[OutDir]):
+    """``with guard(od):`` around the work: an exception removes what the claim created."""
+    return od if od is not None else contextlib.nullcontext()
+
+
+def save_tables(od: Optional[OutDir], tables, man) -> Optional[str]:
+    """Write the tables; the error message when writing failed after the games ran."""
+    if od is None:
+        return None
+    from sim.core.output import write_tables
+
+    try:
+        write_tables(od, tables, man)
+    except SimOutputError as e:
+        return str(e)
+    return None
+
+
+def finish(write_error: Optional[str]) -> None:
+    """After the summary was printed: a failed write is an error (exit 1)."""
+    if write_error:
+        typer.echo(f"error: {write_error}", err=True)
+        raise typer.Exit(1)
 
 
 def emit_json(obj: Any) -> None:

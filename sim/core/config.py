@@ -18,6 +18,8 @@ from sim.errors import SimInputError
 
 def load_toml(path: str | Path) -> dict[str, Any]:
     p = Path(path)
+    if p.is_dir():
+        raise SimInputError(f"{p}: is a directory; expected a TOML file")
     if not p.is_file():
         raise SimInputError(f"{p}: no such file")
     try:

@@ -9,9 +9,7 @@ import hashlib
 import json
 import os
 import platform
-import shutil
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -20,6 +18,7 @@ import polars as pl
 
 import sim
 from sim.core.config import config_hash
+from sim.core.outdir import OutDir
 
 _RULES_DIR_CANDIDATES = ("../shared/rules", "../../shared/rules")
 
@@ -70,25 +69,13 @@ def write_tables(out_dir: str | Path, tables: Mapping[str, pl.DataFrame], man: M
         (tmp / "manifest.json").write_text(json.dumps(man, indent=2, ensure_ascii=False, default=str))
 
     replace_dir(out_dir, fill)
-    return Path(out_dir)
+    return out_dir.path if isinstance(out_dir, OutDir) else Path(out_dir)
 
 
-def replace_dir(out_dir: str | Path, fill: Callable[[Path], Any]) -> Any:
-    """Build a directory with ``fill(tmp)`` in a temporary sibling and swap it in for
-    ``out_dir`` only when ``fill`` returns: an error never leaves a partial directory."""
-    out = Path(out_dir)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
-        result = fill(tmp)
-        if out.exists():
-            backup = out.with_name(f".{out.name}.old.{os.getpid()}")
-            out.rename(backup)
-            tmp.rename(out)
-            shutil.rmtree(backup, ignore_errors=True)
-        else:
-            tmp.rename(out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return result
+def replace_dir(out_dir: "str | Path | OutDir", fill: Callable[[Path], Any], kind: str = "tables") -> Any:
+    """Build a directory with ``fill(tmp)`` in a hidden sibling and swap it in for
+    ``out_dir`` only when ``fill`` returns (see :mod:`sim.core.outdir` for what may be
+    replaced). ``out_dir`` may be an :class:`OutDir` claimed before the work started."""
+    od = out_dir if isinstance(out_dir, OutDir) else OutDir.claim(out_dir, kind)
+    with od:
+        return od.write(fill)

@@ -30,11 +30,20 @@ def choice_at(v: Any, where: str, options: Iterable[str]) -> int:
     return options.index(v)
 
 
+MAX_GAMES = 10**11  # documented maximum of --games and of a spec's games (days of work at 1M games/s)
+
+
 def check_run_counts(games: int, threads: int | None = None, chunk_size: int = 1) -> None:
     """The CLI's --games / --threads / --chunk-size."""
     if games < 1:
         raise SimInputError(f"--games must be a positive integer, got {games}")
+    if games > MAX_GAMES:
+        raise SimInputError(f"--games {games:,}: at most {MAX_GAMES:,} (10^11) games per run")
     if threads is not None and threads < 1:
         raise SimInputError(f"--threads must be >= 1, got {threads}")
     if chunk_size < 1:
         raise SimInputError(f"--chunk-size must be >= 1, got {chunk_size}")
+    if chunk_size > MAX_GAMES:
+        raise SimInputError(f"--chunk-size {chunk_size:,}: at most {MAX_GAMES:,}")
+    if threads is not None and threads > 1024:
+        raise SimInputError(f"--threads {threads}: at most 1024")

@@ -8,8 +8,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from sim.core.cliutil import clean_errors, emit_json
-from sim.core.output import manifest, write_tables
+from sim.core.cliutil import claim_out, clean_errors, emit_json, finish, guard, save_tables
+from sim.core.output import manifest
 from sim.core.progress import want_progress
 from sim.core.runner import DEFAULT_CHUNK
 from sim.core.validate import check_run_counts
@@ -52,17 +52,18 @@ def run_cmd(
     if key_person is not None:
         extra_sets.append(f"setup.key_person={key_person}")
     roster = resolve_roster(config, extra_sets, expansion=expansion, protagonist=_attrs(protagonist))
-    res = run(games, seed, player=player, scriptwriter=scriptwriter, roster=roster, threads=threads,
-              chunk_size=chunk_size, progress=want_progress(games, as_json))
-    if out is not None:
-        man = manifest("looper", roster.config, seed, {
+    od = claim_out(out)
+    with guard(od):
+        res = run(games, seed, player=player, scriptwriter=scriptwriter, roster=roster, threads=threads,
+                  chunk_size=chunk_size, progress=want_progress(games, as_json))
+        err = save_tables(od, res.tables, manifest("looper", roster.config, seed, {
             "games": games, "player": res.player, "scriptwriter": res.scriptwriter,
-            "command": "sim looper run", "tables": sorted(res.tables)})
-        write_tables(out, res.tables, man)
+            "command": "sim looper run", "tables": sorted(res.tables)}))
     if as_json:
         emit_json(res.to_json())
-        return
-    _print(res, out)
+    else:
+        _print(res, None if err else out)
+    finish(err)
 
 
 def _print(res, out: Optional[Path]) -> None:
@@ -124,13 +125,14 @@ def loo_cmd(
         extra_sets.append(f"setup.key_person={key_person}")
     roster = resolve_roster(config, extra_sets, expansion=expansion, protagonist=_attrs(protagonist))
     p, w = PLAYERS.get(player), SCRIPTWRITERS.get(scriptwriter)  # bad names fail before any game
-    df = leave_one_out(games, seed, roster=roster, player=p, scriptwriter=w, threads=threads)
-    if out is not None:
-        write_tables(out, {"leave_one_out": df}, manifest("looper", roster.config, seed, {
+    od = claim_out(out)
+    with guard(od):
+        df = leave_one_out(games, seed, roster=roster, player=p, scriptwriter=w, threads=threads)
+        err = save_tables(od, {"leave_one_out": df}, manifest("looper", roster.config, seed, {
             "games_per_row": games, "player": p.name, "scriptwriter": w.name, "command": "sim looper loo"}))
     if as_json:
         emit_json({"games_per_row": games, "player": p.name, "scriptwriter": w.name, "rows": df.to_dicts()})
-        return
+        return finish(err)
     con = Console()
     t = Table(title=f"leave one out — player {p.name} vs scriptwriter {w.name}; {games:,} games per row, "
                     f"same seed (common random numbers)")
@@ -146,8 +148,9 @@ def loo_cmd(
                       f"{r['ci_low']:.4f} – {r['ci_high']:.4f}", f"{r['delta']:+.4f}")
     con.print(t)
     _print_notes(con, df)
-    if out is not None:
+    if out is not None and not err:
         con.print(f"parquet table and manifest written to [bold]{out}[/bold]")
+    finish(err)
 
 
 def _print_notes(con: Console, df) -> None:

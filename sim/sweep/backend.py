@@ -56,7 +56,13 @@ def parse_dask(address: str) -> tuple[str, int | str]:
         if not n.isdigit() or int(n) < 1:
             raise SimInputError(f"--dask {address!r}: write local:N with N ≥ 1 workers")
         return "local", int(n)
-    if address.startswith(("tcp://", "tls://", "ws://", "wss://", "inproc://")):
+    if address.startswith("inproc://"):
+        return "remote", address
+    if address.startswith(("tcp://", "tls://", "ws://", "wss://")):
+        host, sep, port = address.split("://", 1)[1].rpartition(":")
+        if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise SimInputError(f"--dask {address!r}: expected {address.split('://')[0]}://HOST:PORT "
+                                f"with a port number")
         return "remote", address
     raise SimInputError(f"--dask {address!r}: expected local:N or tcp://HOST:PORT")
 
@@ -78,7 +84,7 @@ def dask_client(address: str) -> Iterator:
     else:
         try:
             client = Client(where, timeout=os.environ.get("SIM_DASK_TIMEOUT", "20s"))
-        except OSError as e:
+        except (OSError, ValueError, TimeoutError) as e:
             raise SimInputError(f"--dask {where}: cannot reach the scheduler ({e})") from None
         try:
             yield client

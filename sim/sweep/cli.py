@@ -51,6 +51,10 @@ def sweep_cmd(
     except KeyboardInterrupt:
         typer.echo(f"interrupted: finished cells are in {out}; run the same command again to resume", err=True)
         raise typer.Exit(130)
+    except OSError as e:
+        typer.echo(f"error: could not write a cell under {out} ({e.strerror or e}); finished cells are kept, "
+                   f"run the same command again to resume", err=True)
+        raise typer.Exit(1)
     df = read(rep.path).drop(["game", "sweep"]).sort("cell").collect()
     if as_json:
         emit_json({"game": sp.game, "sweep": sp.name, "dataset": str(rep.path), "cells": rep.cells,

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import polars as pl
 
+from sim.core.outdir import dir_mode
 from sim.errors import SimInputError
 
 _CELL = re.compile(r"^cell=(\d+)$")
@@ -45,7 +46,7 @@ def clean_partial(sd: Path) -> int:
     n = 0
     if sd.is_dir():
         for p in sd.iterdir():
-            if p.name.startswith(".tmp-"):
+            if p.name.startswith(".tmp-cell=") and p.is_dir():
                 shutil.rmtree(p, ignore_errors=True)
                 n += 1
     return n
@@ -54,6 +55,7 @@ def clean_partial(sd: Path) -> int:
 def write_cell(sd: Path, index: int, tables: dict[str, pl.DataFrame]) -> Path:
     final = sd / f"cell={index}"
     tmp = Path(tempfile.mkdtemp(prefix=f".tmp-cell={index}-", dir=sd))
+    os.chmod(tmp, dir_mode())  # mkdtemp makes 0700; a cell is as readable as any directory
     try:
         for name, df in tables.items():
             df.write_parquet(tmp / (SUMMARY_FILE if name == "summary" else f"{name}.parquet"))

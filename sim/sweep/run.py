@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sim.core.outdir import claim_sweep_root, register_sweep
 from sim.core.output import manifest
 from sim.sweep.backend import dask_client, parse_dask, run_dask, run_local
 from sim.sweep.cell import CellJob, CellOutput
@@ -48,6 +49,7 @@ def run_sweep(spec: Spec, out: str | Path, *, dask: str | None = None, threads: 
               progress: bool = False) -> SweepReport:
     if dask is not None:
         parse_dask(dask)  # a bad address fails before any work
+    claim_sweep_root(out)  # a foreign or unwritable --out fails before any cell compiles
     cells = build_cells(spec)
     if dask is None:
         return _run(spec, cells, out, None, threads, progress)
@@ -58,6 +60,7 @@ def run_sweep(spec: Spec, out: str | Path, *, dask: str | None = None, threads: 
 def _run(spec: Spec, cells: list, out: str | Path, client, threads: int | None, progress: bool) -> SweepReport:
     sd = sweep_dir(Path(out), spec.game, spec.name)
     check_resumable(sd, spec.sha256)
+    register_sweep(Path(out), sd.relative_to(Path(out)).as_posix())
     sd.mkdir(parents=True, exist_ok=True)
     clean_partial(sd)
     points = [c.params for c in cells]

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from sim.core.config import load_toml
+from sim.core.validate import MAX_GAMES
 from sim.core.seeding import python_rng
 from sim.errors import SimInputError
 from sim.sweep.adapter import GameAdapter, adapter
@@ -143,6 +144,8 @@ def positive_int(raw: dict, key: str, default: int | None) -> int | None:
         return None
     if not _all_int(v) or v < 1:
         raise SimInputError(f"{key}: expected a positive integer, got {v!r}")
+    if v > MAX_GAMES:
+        raise SimInputError(f"{key}: at most {MAX_GAMES:,} (10^11), got {v:,}")
     return v
 
 

@@ -8,8 +8,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from sim.core.cliutil import clean_errors, emit_json
-from sim.core.output import manifest, write_tables
+from sim.core.cliutil import claim_out, clean_errors, emit_json, finish, guard, save_tables
+from sim.core.output import manifest
 from sim.core.progress import want_progress
 from sim.core.runner import DEFAULT_CHUNK
 from sim.core.validate import check_run_counts
@@ -39,14 +39,15 @@ def run_cmd(
 
     check_run_counts(games, threads, chunk_size)
     sc = resolve_scenario(scenario, sets)
-    res = run(games, seed, scenario=sc, threads=threads, chunk_size=chunk_size,
-              progress=want_progress(games, as_json))
-    if out is not None:
-        write_tables(out, res.tables, manifest("trpg", sc.config, seed, {
+    od = claim_out(out)
+    with guard(od):
+        res = run(games, seed, scenario=sc, threads=threads, chunk_size=chunk_size,
+                  progress=want_progress(games, as_json))
+        err = save_tables(od, res.tables, manifest("trpg", sc.config, seed, {
             "games": games, "command": "sim trpg run", "scenario_file": str(scenario)}))
     if as_json:
         emit_json(res.to_json())
-        return
+        return finish(err)
     con = Console()
     s = res.summary.row(0, named=True)
     con.print(f"[bold]TRPG[/bold] — {s['scenario']}: {s['games']:,} combats, seed {seed}; draws "
@@ -64,8 +65,9 @@ def run_cmd(
     for r in res.tables["characters"].iter_rows(named=True):
         t.add_row(*[r[c] if c in ("character", "side") else f"{r[c]:.3f}" for c in cols])
     con.print(t)
-    if out is not None:
+    if out is not None and not err:
         con.print(f"parquet tables and manifest written to [bold]{out}[/bold]")
+    finish(err)
 
 
 @app.command("loo")
@@ -85,14 +87,15 @@ def loo_cmd(
 
     check_run_counts(games, threads, DEFAULT_CHUNK)
     sc = resolve_scenario(scenario, sets)
-    df = leave_one_out(games, seed, scenario=sc, threads=threads)
-    if out is not None:
-        write_tables(out, {"leave_one_out": df}, manifest("trpg", sc.config, seed, {
+    od = claim_out(out)
+    with guard(od):
+        df = leave_one_out(games, seed, scenario=sc, threads=threads)
+        err = save_tables(od, {"leave_one_out": df}, manifest("trpg", sc.config, seed, {
             "games_per_row": games, "sides": sc.sides, "command": "sim trpg loo",
             "scenario_file": str(scenario)}))
     if as_json:
         emit_json({"games_per_row": games, "sides": sc.sides, "rows": df.to_dicts()})
-        return
+        return finish(err)
     con = Console()
     t = Table(title=f"leave one out — {sc.name}: {games:,} combats per row, same seed (common random numbers)")
     t.add_column("removed (side)", no_wrap=True)
@@ -116,8 +119,9 @@ def loo_cmd(
         con.print("* notes:")
         for cid, note in notes:
             con.print(f"  {cid}: {note}", soft_wrap=True, markup=False, highlight=False)
-    if out is not None:
+    if out is not None and not err:
         con.print(f"parquet table and manifest written to [bold]{out}[/bold]")
+    finish(err)
 
 
 @app.command("matrix")
@@ -135,13 +139,14 @@ def matrix_cmd(
     from sim.trpg.matrix import matchup_matrix
 
     check_run_counts(games, threads, DEFAULT_CHUNK)
-    tables = matchup_matrix(builds, games, seed, sets, threads)
-    if out is not None:
-        write_tables(out, tables, manifest("trpg", {"builds_file": str(builds)}, seed, {
+    od = claim_out(out)
+    with guard(od):
+        tables = matchup_matrix(builds, games, seed, sets, threads)
+        err = save_tables(od, tables, manifest("trpg", {"builds_file": str(builds)}, seed, {
             "games_per_pair_order": games, "command": "sim trpg matrix"}))
     if as_json:
         emit_json({k: v.to_dicts() for k, v in tables.items() if k != "games"})
-        return
+        return finish(err)
     con = Console()
     m = tables["matrix"]
     names = tables["overall"]["build"].to_list()
@@ -160,3 +165,4 @@ def matrix_cmd(
     for r in tables["overall"].iter_rows(named=True):
         t.add_row(r["build"], f"{r['win_rate']:.4f}", f"{r['ci_low']:.4f} – {r['ci_high']:.4f}", riv[r["build"]])
     con.print(t)
+    finish(err)

@@ -8,8 +8,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from sim.core.cliutil import clean_errors, emit_json
-from sim.core.output import manifest, write_tables
+from sim.core.cliutil import claim_out, clean_errors, emit_json, finish, guard, save_tables
+from sim.core.output import manifest
 from sim.core.progress import want_progress
 from sim.core.runner import DEFAULT_CHUNK
 from sim.core.validate import check_run_counts
@@ -41,15 +41,16 @@ def run_cmd(
 
     check_run_counts(games, threads, chunk_size)
     setup = resolve_setup(config, sets, roles)
-    res = run(games, seed, village=village, wolves=wolves, setup=setup, threads=threads,
-              chunk_size=chunk_size, progress=want_progress(games, as_json))
-    if out is not None:
-        write_tables(out, res.tables, manifest("werewolf", setup.config, seed, {
+    od = claim_out(out)
+    with guard(od):
+        res = run(games, seed, village=village, wolves=wolves, setup=setup, threads=threads,
+                  chunk_size=chunk_size, progress=want_progress(games, as_json))
+        err = save_tables(od, res.tables, manifest("werewolf", setup.config, seed, {
             "games": games, "village": res.village, "wolves": res.wolves, "command": "sim werewolf run",
             "composition": setup.composition(), "tables": sorted(res.tables)}))
     if as_json:
         emit_json(res.to_json())
-        return
+        return finish(err)
     con = Console()
     s = res.summary.row(0, named=True)
     con.print(f"[bold]Werewolf[/bold] — {s['composition']} ({s['participants']} participants); village "
@@ -70,8 +71,9 @@ def run_cmd(
     for r in res.tables["roles"].iter_rows(named=True):
         t.add_row(*[r[c] if c == "role" else f"{r[c]:.4f}" for c in cols])
     con.print(t)
-    if out is not None:
+    if out is not None and not err:
         con.print(f"parquet tables and manifest written to [bold]{out}[/bold]")
+    finish(err)
 
 
 @app.command("loo")
@@ -94,13 +96,14 @@ def loo_cmd(
 
     check_run_counts(games, threads, DEFAULT_CHUNK)
     setup = resolve_setup(config, sets, roles)
-    df = leave_one_out(games, seed, setup=setup, village=village, wolves=wolves, threads=threads)
-    if out is not None:
-        write_tables(out, {"leave_one_out": df}, manifest("werewolf", setup.config, seed, {
+    od = claim_out(out)
+    with guard(od):
+        df = leave_one_out(games, seed, setup=setup, village=village, wolves=wolves, threads=threads)
+        err = save_tables(od, {"leave_one_out": df}, manifest("werewolf", setup.config, seed, {
             "games_per_row": games, "command": "sim werewolf loo"}))
     if as_json:
         emit_json({"games_per_row": games, "rows": df.to_dicts()})
-        return
+        return finish(err)
     con = Console()
     t = Table(title=f"leave one out — {games:,} games per row, same seed (common random numbers)")
     for c in ("replaced by a villager", "village win rate", "95% CI", "change"):
@@ -112,6 +115,7 @@ def loo_cmd(
             t.add_row(r["replaced"], f"{r['village_win_rate']:.4f}", f"{r['ci_low']:.4f} – {r['ci_high']:.4f}",
                       f"{r['delta']:+.4f}")
     con.print(t)
+    finish(err)
 
 
 @app.command("exact")

@@ -42,6 +42,7 @@ def build_config(config: dict | str | Path | None = None, sets: Iterable[str] = 
     return cfg
 
 
+MAX_PARTICIPANTS = 63  # participants are bits of one int64 mask
 _TOKEN = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\*\s*(-?\d+))?\s*$")
 
 
@@ -60,6 +61,9 @@ def parse_composition(text: str, known: Iterable[str]) -> list[str]:
             raise SimInputError(f"--roles: unknown role {role!r}; roles are {', '.join(known)}")
         if count < 0:
             raise SimInputError(f"--roles: negative count for {role!r}: {count}")
+        if len(out) + count > MAX_PARTICIPANTS:  # checked before the list is built (no MemoryError)
+            raise SimInputError(f"--roles: at most {MAX_PARTICIPANTS} participants, got "
+                                f"{len(out) + count:,} or more")
         out.extend([role] * count)
     return out
 
@@ -138,7 +142,7 @@ def compile_setup(cfg: dict) -> Setup:
     seats = parse_composition(comp, role_ids)
     n = len(seats)
     if n > 63:
-        raise SimInputError(f"--roles: at most 63 participants, got {n}")
+        raise SimInputError(f"--roles: at most {MAX_PARTICIPANTS} participants, got {n}")
     idx = np.array([role_ids.index(s) for s in seats], np.int64)
     wolves = int(table[idx, RF.ATTACKS].sum())
     if wolves == 0:
