@@ -348,3 +348,12 @@ def test_longest_game_is_where_the_engine_starts_drawing():
                     "variants.max_days=1"), "variants.max_days = 1")
     assert exact("--roles", "werewolf,villager*3", "--set", "variants.max_runoffs=0", "--set",
                  "variants.max_days=2").exit_code == 0
+
+
+def test_trpg_skills_file_with_a_skills_table_has_nothing_else(tmp_path):
+    from sim.trpg.cli_outside import load_skills
+
+    body = "[skills]\n" + "\n".join(f"s{i} = 10" for i in range(16)) + "\n"
+    assert len(load_skills(str(write(tmp_path, "ok.toml", body)))) == 16
+    with pytest.raises(SimInputError, match=r"unknown key 'skils' \(did you mean 'skills'\?\)"):
+        load_skills(str(write(tmp_path, "bad.toml", body + "[skils]\nx = 1\n")))
