@@ -256,7 +256,7 @@ def test_compare_unpaired_cells_use_the_independent_interval(tmp_path):
 # ----------------------------------------------------------------------------- bad input
 BAD = [
     ("game = 'chess'", "unknown game 'chess'"),
-    ("game = 'werewolf'\nbogus = 1", "unknown key(s) bogus"),
+    ("game = 'werewolf'\nbogus = 1", "unknown key 'bogus'"),
     ("game = 'werewolf'\n[[axes]]\npath = 'variants.max_runofs'\nvalues = [1]", "unknown parameter path"),
     ("game = 'werewolf'\n[[axes]]\npath = 'variants.max_runoffs'\nvalues = []", "empty axis"),
     ("game = 'werewolf'\n[[axes]]\npath = 'count.seer'\nvalues = [1, -2]", "count.seer"),

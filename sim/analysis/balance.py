@@ -36,10 +36,12 @@ from sim.core.seeding import python_rng
 from sim.core.stats import wilson
 from sim.errors import SimInputError
 from sim.sweep.adapter import GameAdapter, adapter
-from sim.sweep.spec import positive_int, seed_of
+from sim.sweep.spec import positive_int, seed_of, spec_schema
+from sim.core.schema import ANY, check_keys
 
 STREAMS = (3,)  # every evaluation plays these streams (common random numbers)
-TOP = {"game", "seed", "target", "tolerance", "max_games", "start_games", "base", "params"}
+TOP = ("game", "seed", "target", "tolerance", "max_games", "start_games")
+PARAM_SCHEMA = {"path": ANY, "low": ANY, "high": ANY, "values": ANY}
 
 
 @dataclass
@@ -87,12 +89,12 @@ class BalanceSpec:
 
 
 def parse_balance(raw: dict, source: Path | None = None, *, target=None, tolerance=None, seed=None) -> BalanceSpec:
-    extra = set(raw) - TOP
-    if extra:
-        raise SimInputError(f"balance spec: unknown key(s) {', '.join(sorted(extra))}")
+    check_keys({k: v for k, v in raw.items() if k != "base"}, spec_schema(TOP, "params", PARAM_SCHEMA, None),
+               "balance spec")
     if "game" not in raw:
         raise SimInputError("balance spec: name the game, e.g. game = \"trpg\"")
     ad = adapter(raw["game"])
+    check_keys(raw, spec_schema(TOP, "params", PARAM_SCHEMA, ad), "balance spec")
     t = raw.get("target", 0.5) if target is None else target
     tol = raw.get("tolerance", 0.01) if tolerance is None else tolerance
     s = raw.get("seed", 0) if seed is None else seed
@@ -111,9 +113,6 @@ def parse_balance(raw: dict, source: Path | None = None, *, target=None, toleran
         if not isinstance(p, dict) or not isinstance(p.get("path"), str):
             raise SimInputError(f"params.{i}: expected a table with path and low/high or values")
         where = f"param {p['path']!r}"
-        bad = set(p) - {"path", "low", "high", "values"}
-        if bad:
-            raise SimInputError(f"{where}: unknown key(s) {', '.join(sorted(bad))}")
         if "values" in p:
             if set(p) & {"low", "high"} or not isinstance(p["values"], list) or len(p["values"]) < 2:
                 raise SimInputError(f"{where}: values needs a list of at least two settings (and no low/high)")

@@ -13,6 +13,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from sim.core.schema import ANY, LIST, TEXT, Ids, ListOf, Map, hint
 from sim.errors import SimInputError
 
 
@@ -41,8 +42,17 @@ def deep_merge(base: dict, over: dict) -> dict:
     return out
 
 
+def _literal(text: str) -> Any:
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
 def parse_value(text: str) -> Any:
-    """A ``--set`` value: a TOML literal if it is one, a comma list, else a bare string."""
+    """A ``--set`` value: a TOML literal if it is one (``3``, ``true``, ``[1, 2]``), a comma
+    list whose items are literals or bare strings (``1,2,3`` → ``[1, 2, 3]``, ``male,loud``),
+    else a bare string."""
     text = text.strip()
     try:
         return tomllib.loads(f"v = {text}")["v"]
@@ -51,7 +61,7 @@ def parse_value(text: str) -> Any:
     if text == "":
         return []
     if "," in text:
-        return [t.strip() for t in text.split(",") if t.strip()]
+        return [_literal(t.strip()) for t in text.split(",") if t.strip()]
     return text
 
 
@@ -65,8 +75,16 @@ def split_assignment(item: str) -> tuple[str, Any]:
     return path, parse_value(value)
 
 
-def set_path(cfg: dict, path: str, value: Any) -> None:
-    """Set ``cfg[path] = value`` where ``path`` exists (no silent typos)."""
+def set_path(cfg: dict, path: str, value: Any, schema: Any = None) -> None:
+    """Set ``cfg[path] = value``.
+
+    With a ``schema`` (:mod:`sim.core.schema`) any documented key may be set, also one the
+    data leaves at its default (missing tables on the way are created); a key the schema
+    does not know fails with the closest valid key, and an id (``characters.<id>``) must
+    exist. Without one, ``path`` must exist (no silent typos). List items are addressed by
+    index (``characters.cat.effects.0.amount``) and must exist."""
+    if schema is not None:
+        return _set_schema(cfg, path, value, schema)
     parts = path.split(".")
     node: Any = cfg
     for i, part in enumerate(parts):
@@ -96,11 +114,83 @@ def set_path(cfg: dict, path: str, value: Any) -> None:
             raise SimInputError(f"unknown parameter path {path!r} ({'.'.join(parts[:i])!r} is a value)")
 
 
-def assign_path(cfg: dict, path: str, value: Any, *, must_exist: int = 2) -> None:
+def _coerce(value: Any, sub: Any) -> Any:
+    if sub == LIST and not isinstance(value, list):
+        return [value]
+    if sub == TEXT and isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return ",".join(value)
+    return value
+
+
+def _set_schema(cfg: dict, path: str, value: Any, schema: Any) -> None:
+    import difflib
+
+    parts = path.split(".")
+
+    def bad(detail: str) -> SimInputError:
+        return SimInputError(f"unknown parameter path {path!r}{detail}")
+
+    node: Any = cfg
+    sch: Any = schema
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        where, prefix = ".".join(parts[: i + 1]), ".".join(parts[:i])
+        if isinstance(node, list):
+            try:
+                idx = int(part)
+                node[idx]  # noqa: B018 - bounds check
+            except (ValueError, IndexError):
+                raise bad(f": no item {where!r} ({prefix!r} has {len(node)})") from None
+            sub = sch.item if isinstance(sch, ListOf) else ANY
+            if last:
+                node[idx] = _coerce(value, sub)
+                return
+            node, sch = node[idx], sub
+            continue
+        if not isinstance(node, dict):
+            raise bad(f": {prefix!r} is a value")
+        if isinstance(sch, dict):
+            if part not in sch:
+                h = hint(part, sch, prefix, schema)
+                raise bad(f" {h}" if last else f": no key {where!r} {h}")
+            sub = sch[part]
+        elif isinstance(sch, Ids):
+            if part not in node:
+                hit = difflib.get_close_matches(part, [str(k) for k in node], n=1)
+                raise bad(f": no {sch.what} {where!r}" + (f" (did you mean {_join(prefix, hit[0])!r}?)" if hit else
+                          f"; {sch.what}s are {', '.join(map(str, node)) or 'none'}"))
+            sub = sch.item
+        elif isinstance(sch, Map):
+            sub = sch.item
+        else:  # below a plain value (a table the schema does not describe): existing keys only
+            if part not in node:
+                raise bad(f": no key {where!r}")
+            sub = ANY
+        tableish = isinstance(sub, (dict, Ids, Map))
+        if last:
+            if (tableish or isinstance(node.get(part), dict)) and not isinstance(value, dict):
+                raise SimInputError(f"{path!r} is a table; set one of its keys")
+            node[part] = _coerce(value, sub)
+            return
+        if part not in node:
+            if not tableish:
+                raise bad(f": no {'list' if isinstance(sub, ListOf) else 'key'} {where!r} in the data to index")
+            node[part] = {}
+        node, sch = node[part], sub
+
+
+def _join(prefix: str, key: str) -> str:
+    return f"{prefix}.{key}" if prefix else key
+
+
+def assign_path(cfg: dict, path: str, value: Any, *, must_exist: int = 2, schema: Any = None) -> None:
     """Like :func:`set_path`, but keys below the first ``must_exist`` parts may be new
     (``characters.p1.strategy.target`` on a sheet without a strategy table). The first
     parts must exist, so a typo in a section or an id still fails; the game's own
-    validation rejects unknown keys below."""
+    validation rejects unknown keys below. With a ``schema`` this is :func:`set_path`
+    with that schema (documented keys may be new, ids must exist)."""
+    if schema is not None:
+        return _set_schema(cfg, path, value, schema)
     parts = path.split(".")
     if len(parts) <= must_exist:
         return set_path(cfg, path, value)

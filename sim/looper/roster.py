@@ -18,20 +18,43 @@ import numba as nb
 import numpy as np
 
 from sim.core.config import deep_merge, load_toml, set_path, split_assignment
+from sim.core.schema import ANY, LIST, Ids, ListOf, check_keys
 from sim.core.validate import bool_at, int_at as _int
 from sim.errors import SimInputError
 from sim.looper.enums import CHAR_FIELDS, KIND_NAMES, N_FIELDS, N_INFO, SCHEMA, F, I, Kind, M
 
 DATA = resources.files("sim.looper") / "data"
 
+# Every key the compiler below reads (docs/looper.md "Data format"); effect fields are the
+# union over kinds (each kind's own fields are checked in _effect_row).
+_EFFECT = {"kind": ANY, **{f: (LIST if f.endswith("_any") or f == "target_none" else ANY)
+                           for fields in SCHEMA.values() for f in fields}}
+CONFIG_SCHEMA = {
+    "rules": {"max_loops": ANY, "days_per_loop": ANY, "player_moves_per_day": ANY, "permanent_moves": ANY,
+              "guest_move_days": LIST, "must_name_key_person": ANY, "wrong_name_ends_game": ANY},
+    "locations": Ids({"next": ANY, "name": ANY}, "location"),
+    "attributes": {"names": LIST},
+    "setup": {"key_person": ANY},
+    "protagonist": {"attributes": LIST, "location": ANY},
+    "characters": Ids({"name": ANY, "attributes": LIST, "location": ANY, "effects": ListOf(_EFFECT)},
+                      "character"),
+}
+
 # What the kernels receive: public rules of the game (nothing hidden).
 RosterNB = namedtuple("RosterNB", "info home char_attrs next_loc effects masks guest_day")
 
 
+def load_checked(path: str | Path) -> dict:
+    """A Looper TOML file, its keys checked against :data:`CONFIG_SCHEMA`."""
+    cfg = load_toml(path)
+    check_keys(cfg, CONFIG_SCHEMA, str(path))
+    return cfg
+
+
 def base_config(expansion: bool = False) -> dict:
-    cfg = load_toml(Path(str(DATA / "base.toml")))
+    cfg = load_checked(Path(str(DATA / "base.toml")))
     if expansion:
-        cfg = deep_merge(cfg, load_toml(Path(str(DATA / "expansion.toml"))))
+        cfg = deep_merge(cfg, load_checked(Path(str(DATA / "expansion.toml"))))
     return cfg
 
 
@@ -65,13 +88,13 @@ def build_config(
     """The merged configuration tree for a run."""
     cfg = base_config(expansion)
     if config is not None:
-        user = load_toml(config) if isinstance(config, (str, Path)) else config
+        user = load_checked(config) if isinstance(config, (str, Path)) else config
         cfg = deep_merge(cfg, user)
     if protagonist is not None:
         cfg["protagonist"]["attributes"] = list(protagonist)
     for item in sets:
         path, value = split_assignment(item)
-        set_path(cfg, _expand_short_path(cfg, path), value)
+        set_path(cfg, _expand_short_path(cfg, path), value, CONFIG_SCHEMA)
     return cfg
 
 
@@ -144,6 +167,7 @@ def compile_roster(cfg: dict) -> Roster:
 
 
 def _compile(cfg: dict) -> Roster:
+    check_keys(cfg, CONFIG_SCHEMA, "looper configuration")
     for sec in ("rules", "locations", "attributes", "protagonist", "characters"):
         if not isinstance(cfg.get(sec), dict):
             raise SimInputError(f"looper configuration: missing table [{sec}]")
@@ -199,9 +223,6 @@ def _compile(cfg: dict) -> Roster:
         where = f"characters.{cid}"
         if not isinstance(ch, dict):
             raise SimInputError(f"{where}: expected a table")
-        unknown = set(ch) - {"name", "attributes", "location", "effects"}
-        if unknown:
-            raise SimInputError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
         home[i] = loc(ch.get("location"), f"{where}.location")
         char_attrs[i] = amask(ch.get("attributes", []), f"{where}.attributes")
         effects = ch.get("effects", [])
@@ -237,10 +258,6 @@ def _compile(cfg: dict) -> Roster:
             raise SimInputError(f"rules.guest_move_days: day {d} given twice")
         guest_day[d] = k
     must_name = bool_at(rules.get("must_name_key_person", False), "rules.must_name_key_person")
-    extra = set(rules) - {"max_loops", "days_per_loop", "player_moves_per_day", "permanent_moves",
-                          "guest_move_days", "must_name_key_person", "wrong_name_ends_game"}
-    if extra:
-        raise SimInputError(f"[rules]: unknown key(s) {', '.join(sorted(extra))}")
 
     info = np.zeros(N_INFO, np.int64)
     info[I.N_CHARS] = n
@@ -264,9 +281,6 @@ def _fixed_key(setup: Any, ids: list[str]) -> int:
     """[setup].key_person: pin the secret key person (P-13); "" leaves it to the strategy."""
     if not isinstance(setup, dict):
         raise SimInputError("[setup]: expected a table")
-    extra = set(setup) - {"key_person"}
-    if extra:
-        raise SimInputError(f"[setup]: unknown key(s) {', '.join(sorted(extra))}")
     kp = setup.get("key_person", "")
     if kp == "":
         return 0

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from sim.core.validate import bool_at
 from sim.looper.game_nb import C_GAMES, C_WINS
-from sim.looper.roster import _expand_short_path, build_config, compile_roster
+from sim.looper.roster import CONFIG_SCHEMA, _expand_short_path, build_config, compile_roster
 from sim.sweep.adapter import GameAdapter, user_config
 
 
@@ -16,10 +16,11 @@ class LooperAdapter(GameAdapter):
     metric = "player_win_rate"
     strategy_keys = ("player", "scriptwriter")
     base_keys = frozenset({"config", "set", "expansion"})
+    schema = CONFIG_SCHEMA
 
     def base_tree(self, base: dict, spec_dir: Path) -> dict:
         expansion = bool_at(base.get("expansion", False), "base.expansion")
-        return build_config(user_config(base, spec_dir), expansion=expansion)
+        return build_config(user_config(base, spec_dir, self.schema), expansion=expansion)
 
     def expand_path(self, tree: dict, path: str) -> str:
         return _expand_short_path(tree, path)

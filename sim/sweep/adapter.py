@@ -15,6 +15,7 @@ from typing import Any, Callable
 import numpy as np
 
 from sim.core.config import assign_path, load_toml, split_assignment
+from sim.core.schema import ANY, check_keys
 from sim.core.runner import GameResult
 from sim.errors import SimInputError
 
@@ -27,13 +28,15 @@ class GameAdapter:
     metric: str = ""                        # name of the primary rate (adaptive sampling, compare)
     strategy_keys: tuple[str, ...] = ()     # axis paths that name a strategy
     base_keys: frozenset = frozenset({"config", "set"})
+    schema: Any = None                      # the game's configuration schema (sim.core.schema)
 
     # -- building cells ---------------------------------------------------------------
+    def base_schema(self) -> dict:
+        """The keys of a spec's [base] table for this game."""
+        return {k: ANY for k in sorted(self.base_keys | set(self.strategy_keys))}
+
     def base_cell(self, base: dict, spec_dir: Path) -> dict:
-        unknown = set(base) - set(self.base_keys) - set(self.strategy_keys)
-        if unknown:
-            raise SimInputError(f"[base]: unknown key(s) {', '.join(sorted(unknown))}; "
-                                f"{self.game} takes {', '.join(sorted(self.base_keys | set(self.strategy_keys)))}")
+        check_keys({"base": base}, {"base": self.base_schema()}, f"{self.game} spec")
         sets = base.get("set", [])
         if not isinstance(sets, list) or not all(isinstance(x, str) for x in sets):
             raise SimInputError("base.set: expected a list of \"PATH=VALUE\" strings")
@@ -54,7 +57,7 @@ class GameAdapter:
                 raise SimInputError(f"{path}: expected a strategy name, got {value!r}")
             cell["strategies"][path] = value
             return
-        assign_path(cell["tree"], self.expand_path(cell["tree"], path), copy.deepcopy(value))
+        assign_path(cell["tree"], self.expand_path(cell["tree"], path), copy.deepcopy(value), schema=self.schema)
 
     def expand_path(self, tree: dict, path: str) -> str:
         return path
@@ -95,15 +98,22 @@ def sum_totals(results: list[GameResult]) -> dict:
     return {k: np.sum([r.totals[k] for r in results], axis=0) for k in results[0].totals}
 
 
-def user_config(base: dict, spec_dir: Path) -> dict | None:
-    """``[base] config = "file.toml"`` (relative to the spec) or an inline table."""
+def user_config(base: dict, spec_dir: Path, schema: Any = None) -> dict | None:
+    """``[base] config = "file.toml"`` (relative to the spec) or an inline table; its keys
+    are checked against the game's ``schema``."""
     c = base.get("config")
     if c is None:
         return None
     if isinstance(c, dict):
+        if schema is not None:
+            check_keys(c, schema, "base.config")
         return c
     if isinstance(c, str):
-        return load_toml((spec_dir / c) if not Path(c).is_absolute() else Path(c))
+        p = (spec_dir / c) if not Path(c).is_absolute() else Path(c)
+        cfg = load_toml(p)
+        if schema is not None:
+            check_keys(cfg, schema, str(p))
+        return cfg
     raise SimInputError(f"base.config: expected a file name or a table, got {c!r}")
 
 

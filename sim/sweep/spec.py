@@ -31,18 +31,21 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import numpy as np
 
 from sim.core.config import load_toml
+from sim.core.schema import ANY, ListOf, check_keys
 from sim.core.validate import MAX_GAMES
 from sim.core.seeding import python_rng
 from sim.errors import SimInputError
 from sim.sweep.adapter import GameAdapter, adapter
 
-TOP_KEYS = {"game", "name", "seed", "games", "target_ci", "batch", "max_games", "blocks", "paired",
-            "samples", "base", "axes"}
+TOP_KEYS = ("game", "name", "seed", "games", "target_ci", "batch", "max_games", "blocks", "paired",
+            "samples")
+AXIS_SCHEMA = {"path": ANY, "values": ANY, "grid": {"start": ANY, "stop": ANY, "step": ANY, "num": ANY},
+               "random": {"low": ANY, "high": ANY, "choices": ANY}}
 RANDOM_TAG = 7  # python_rng spawn key of the random design points
 DEFAULT_GAMES = 10_000
 DEFAULT_BLOCKS = 16
@@ -155,6 +158,12 @@ def seed_of(v) -> int:
     return v
 
 
+def spec_schema(top: Iterable[str], list_key: str, item: dict, ad: GameAdapter | None) -> dict:
+    """A sweep or balance spec's keys: ``top`` values, ``[base]`` (the game's keys, when the
+    game is known) and the list of axis / param tables. Shared with balance specs."""
+    return {**{k: ANY for k in top}, "base": ad.base_schema() if ad else ANY, list_key: ListOf(item)}
+
+
 def parse_axis(i: int, a: Any) -> Axis:
     where = f"axes.{i}"
     if not isinstance(a, dict):
@@ -164,9 +173,6 @@ def parse_axis(i: int, a: Any) -> Axis:
         raise SimInputError(f"{where}.path: name the parameter, e.g. path = \"attention_seeker.threshold\"")
     where = f"axis {path!r}"
     kinds = [k for k in ("values", "grid", "random") if k in a]
-    extra = set(a) - {"path", "values", "grid", "random"}
-    if extra:
-        raise SimInputError(f"{where}: unknown key(s) {', '.join(sorted(extra))}")
     if len(kinds) != 1:
         raise SimInputError(f"{where}: give exactly one of values, grid or random")
     kind = kinds[0]
@@ -213,12 +219,12 @@ def parse_axis(i: int, a: Any) -> Axis:
 def parse_spec(raw: dict, source: Path | None = None) -> Spec:
     if not isinstance(raw, dict):
         raise SimInputError("sweep spec: expected a TOML table")
-    extra = set(raw) - TOP_KEYS
-    if extra:
-        raise SimInputError(f"sweep spec: unknown key(s) {', '.join(sorted(extra))}")
+    check_keys({k: v for k, v in raw.items() if k != "base"}, spec_schema(TOP_KEYS, "axes", AXIS_SCHEMA, None),
+               "sweep spec")
     if "game" not in raw:
         raise SimInputError("sweep spec: name the game, e.g. game = \"werewolf\"")
     ad = adapter(raw["game"])
+    check_keys(raw, spec_schema(TOP_KEYS, "axes", AXIS_SCHEMA, ad), "sweep spec")
     name = raw.get("name", source.stem if source else "sweep")
     if not isinstance(name, str) or not name or any(c in name for c in "/\\=") or name.startswith("."):
         raise SimInputError(f"name: {name!r} cannot be a directory name")

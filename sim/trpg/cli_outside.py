@@ -114,6 +114,9 @@ def load_skills(spec: str):
     else:
         return _parse_skill_text(text, spec)
     if isinstance(data, dict) and "skills" in data:
+        from sim.core.schema import ANY, check_keys
+
+        check_keys(data, {"skills": ANY}, spec)  # a [skills] table and nothing else
         data = data["skills"]
     if not isinstance(data, (dict, list)):
         raise SimInputError(f"{spec}: expected a list of 16 skills or a table of them")

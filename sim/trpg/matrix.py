@@ -8,15 +8,14 @@ from typing import Iterable
 import numpy as np
 import polars as pl
 
-from sim.core.config import load_toml
 from sim.core.stats import wilson
 from sim.errors import SimInputError
 from sim.trpg.game import run
-from sim.trpg.sheets import build_config, compile_scenario
+from sim.trpg.sheets import BUILDS_SCHEMA, build_config, compile_scenario, load_checked
 
 
 def load_builds(path: str | Path) -> dict:
-    cfg = load_toml(path)
+    cfg = load_checked(path, BUILDS_SCHEMA)
     builds = cfg.get("builds")
     if not isinstance(builds, dict) or len(builds) < 2:
         raise SimInputError(f"{path}: a [builds.NAME] table per build is needed (at least two)")

@@ -7,15 +7,16 @@ from pathlib import Path
 
 from sim.errors import SimInputError
 from sim.sweep.adapter import GameAdapter, user_config
-from sim.core.config import deep_merge, load_toml
+from sim.core.config import deep_merge
 from sim.trpg.combat_nb import C_GAMES
-from sim.trpg.sheets import build_config, compile_scenario
+from sim.trpg.sheets import SCENARIO_SCHEMA, build_config, compile_scenario
 
 
 class TrpgAdapter(GameAdapter):
     game = "trpg"
     metric = "win_rate"
     base_keys = frozenset({"config", "set", "scenario"})
+    schema = SCENARIO_SCHEMA
 
     def base_tree(self, base: dict, spec_dir: Path) -> dict:
         sc = base.get("scenario")
@@ -25,8 +26,8 @@ class TrpgAdapter(GameAdapter):
         if not path.is_file():  # the shipped scenarios by name
             shipped = Path(__file__).parent / "data" / "scenarios" / sc
             path = shipped if shipped.is_file() else path
-        tree = build_config(load_toml(path))
-        extra = user_config(base, spec_dir)
+        tree = build_config(path)
+        extra = user_config(base, spec_dir, self.schema)
         return deep_merge(tree, extra) if extra else tree
 
     def compile(self, cell):

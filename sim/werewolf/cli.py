@@ -122,13 +122,17 @@ def loo_cmd(
 @clean_errors
 def exact_cmd(
     roles: str = typer.Option("werewolf*2,villager*7,seer", "--roles", help="Only werewolf, villager, seer."),
-    sets: List[str] = typer.Option([], "--set", help="variants.vote_rule / start / end_rule / max_runoffs"),
+    sets: List[str] = typer.Option([], "--set", help="variants.vote_rule / start / end_rule / max_runoffs "
+                                   "(and max_days, if no game can outlast it)"),
     all_variants: bool = typer.Option(False, "--all-variants", help="Every vote_rule × start × end_rule."),
     as_json: bool = typer.Option(False, "--json"),
 ):
-    """Exact village win probability under random play (fractions; no sampling)."""
-    from sim.werewolf.exact import END_RULES, STARTS, VOTE_RULES, exact_summary
-    from sim.werewolf.roles import resolve_setup
+    """Exact village win probability under random play (fractions; no sampling).
+
+    Refuses every setting the solver does not model (changed role data, a binding
+    max_days, …) rather than answer for the default table."""
+    from sim.werewolf.exact import END_RULES, STARTS, VOTE_RULES, check_modelled, exact_summary
+    from sim.werewolf.roles import base_config, build_config, resolve_setup
 
     setup = resolve_setup(None, sets, roles)
     extra = sorted(set(setup.seats) - {"werewolf", "villager", "seer"})
@@ -138,6 +142,10 @@ def exact_cmd(
     var = setup.variants
     combos = ([(vr, st, er) for vr in VOTE_RULES for st in STARTS for er in END_RULES] if all_variants
               else [(var.get("vote_rule", "runoff"), var.get("start", "day"), var.get("end_rule", "parity"))])
+    composition_set = (build_config(None, sets)["composition"]["default"]
+                       != base_config()["composition"]["default"])
+    check_modelled(setup, resolve_setup(None, (), roles), composition_set=composition_set,
+                   all_variants=all_variants, combos=combos)
     rows = [exact_summary(w, v, s, vote_rule=vr, start=st, end_rule=er, max_runoffs=var.get("max_runoffs", 50))
             for vr, st, er in combos]
     if as_json:

@@ -326,6 +326,108 @@ def exact_summary(wolves: int, villagers: int, seers: int = 0, *, vote_rule: str
     }
 
 
+def longest_game(wolves: int, village: int, *, vote_rule: str = "runoff", start: str = "day",
+                 end_rule: str = "parity") -> int:
+    """The most votes (engine days) any game of this chain can last.
+
+    Every transition of :func:`_solve` with a positive probability is followed: under
+    ``runoff`` a vote can put one out, two out (two or more living) or nobody out (three
+    or more living: the runoff cap can always be reached); under the other rules exactly
+    one. The engine's ``variants.max_days`` binds (ends some game as a draw) iff it is
+    smaller than this."""
+    _check_int("wolves", wolves, 1)
+    _check_int("village", village, 0)
+
+    def terminal(w: int, v: int) -> bool:
+        return w == 0 or (end_rule == "parity" and v <= w) or (end_rule == "no_villagers" and v == 0)
+
+    @lru_cache(maxsize=None)
+    def day(w: int, v: int) -> int:  # votes from the start of a vote on
+        if terminal(w, v):
+            return 0
+        n = w + v
+        nxt = [(w - 1, v)] * (w >= 1) + [(w, v - 1)] * (v >= 1)
+        if vote_rule == "runoff" and n >= 2:
+            nxt += [(w - 2, v)] * (w >= 2) + [(w - 1, v - 1)] * (w >= 1 and v >= 1) + [(w, v - 2)] * (v >= 2)
+        best = max(0 if terminal(a, b) else night(a, b) for a, b in nxt)
+        if vote_rule == "runoff" and n >= 3:
+            best = max(best, night(w, v))  # nobody out: straight to the attack
+        return 1 + best
+
+    @lru_cache(maxsize=None)
+    def night(w: int, v: int) -> int:  # votes from the start of an attack on
+        return 0 if terminal(w, v - 1) else day(w, v - 1)
+
+    for total in range(1, wolves + village + 1):  # bottom-up: shallow recursion
+        for w in range(max(1, total - village), min(wolves, total) + 1):
+            if not terminal(w, total - w):
+                night(w, total - w)
+                day(w, total - w)
+    if terminal(wolves, village):
+        return 0
+    return day(wolves, village) if start == "day" else night(wolves, village)
+
+
+# What the exact solver reads of a Werewolf configuration (``sim werewolf exact``).
+_ROLE_FIELDS = ("team", "attacks", "ability", "seer_reads", "medium_reads", "madman", "drag", "protect_count")
+_VARIANT_FIELDS = ("accomplice_counts_as", "abilities_after_elimination", "max_runoffs", "start", "vote_rule",
+                   "end_rule", "max_days")
+
+
+def check_modelled(setup, default, *, composition_set: bool = False, all_variants: bool = False,
+                   combos=()) -> None:
+    """Refuse (one :class:`SimInputError`) a configuration the exact solver does not model.
+
+    ``setup`` is the compiled configuration asked for, ``default`` the compiled default
+    table with the same composition. Compared setting by setting (compiled, so a key set
+    to its default value is no change): the role data of every role in the game (names
+    aside) must be the default's; ``vote_rule`` / ``start`` / ``end_rule`` / ``max_runoffs``
+    are modelled (the first three not with ``all_variants``, which sets them itself);
+    ``accomplice_counts_as`` only matters with a madman in the game,
+    ``abilities_after_elimination`` only with a role whose ability acts on the game
+    (random play ignores what a seer learns, alive or not); ``max_days`` must not end any
+    game as a draw (the solver has none): at least :func:`longest_game` for every
+    variant in ``combos``. ``composition_set``: the composition came from
+    ``--set composition.default`` (``--roles`` overrides it)."""
+    from sim.werewolf.enums import ABILITIES, RF, V
+
+    why: list[str] = []
+    if composition_set:
+        why.append("composition.default is set by --roles here")
+    present = sorted(set(setup.seats), key=setup.role_ids.index)
+    for rid in present:
+        k, k0 = setup.role_ids.index(rid), default.role_ids.index(rid)
+        for f, name in zip(RF._fields, _ROLE_FIELDS):
+            a, b = int(setup.nb.table[k, getattr(RF, f)]), int(default.nb.table[k0, getattr(RF, f)])
+            if a != b:
+                why.append(f"roles.{rid}.{name} differs from the default table")
+    v, v0 = setup.nb.var, default.nb.var
+    madman = any(setup.nb.table[setup.role_ids.index(r), RF.MADMAN] for r in present)
+    acting = any(ABILITIES[int(setup.nb.table[setup.role_ids.index(r), RF.ABILITY])] not in ("none", "divine")
+                 for r in present)
+    for f, name in zip(V._fields, _VARIANT_FIELDS):
+        i = getattr(V, f)
+        if int(v[i]) == int(v0[i]):
+            continue
+        if name in ("vote_rule", "start", "end_rule") and all_variants:
+            why.append(f"variants.{name} is ignored with --all-variants (it sets every vote_rule × start × end_rule)")
+        elif name == "accomplice_counts_as" and madman:
+            why.append("variants.accomplice_counts_as (a madman is in the game)")
+        elif name == "abilities_after_elimination" and acting:
+            why.append("variants.abilities_after_elimination (a role with an acting ability is in the game)")
+    w = sum(1 for r in setup.seats if setup.nb.table[setup.role_ids.index(r), RF.ATTACKS])
+    village = setup.n - w
+    cap = int(v[V.MAX_DAYS])
+    for vr, st, er in combos:
+        longest = longest_game(w, village, vote_rule=vr, start=st, end_rule=er)
+        if cap < longest:
+            why.append(f"variants.max_days = {cap} can end a game as a draw (a game can last {longest} days "
+                       f"with vote_rule={vr}, start={st}, end_rule={er}; the solver has no draws)")
+            break
+    if why:
+        raise SimInputError("exact mode does not model this setting: " + "; ".join(why))
+
+
 # --------------------------------------------------------------------------
 # Published models
 # --------------------------------------------------------------------------

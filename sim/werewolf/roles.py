@@ -11,6 +11,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from sim.core.config import deep_merge, load_toml, set_path, split_assignment
+from sim.core.schema import ANY, TEXT, Ids, check_keys
 from sim.core.validate import bool_at as _bool, choice_at, int_at as _int
 from sim.errors import SimInputError
 from sim.werewolf.enums import ABILITIES, N_RF, VOTE_RULES, RF, V
@@ -19,24 +20,37 @@ DATA = resources.files("sim.werewolf") / "data"
 
 RolesNB = namedtuple("RolesNB", "table var seats")
 
-_ROLE_KEYS = {"name", "team", "attacks", "ability", "seer_reads", "medium_reads", "madman", "drag",
-              "protect_count"}
-_VARIANT_KEYS = {"accomplice_counts_as", "abilities_after_elimination", "max_runoffs", "start",
-                 "vote_rule", "end_rule", "max_days"}
+_ROLE_KEYS = ("name", "team", "attacks", "ability", "seer_reads", "medium_reads", "madman", "drag",
+              "protect_count")
+_VARIANT_KEYS = ("accomplice_counts_as", "abilities_after_elimination", "max_runoffs", "start",
+                 "vote_rule", "end_rule", "max_days")
+# Every key compile_setup reads (docs/werewolf.md).
+CONFIG_SCHEMA = {
+    "composition": {"default": TEXT},
+    "variants": {k: ANY for k in _VARIANT_KEYS},
+    "roles": Ids({k: ANY for k in _ROLE_KEYS}, "role"),
+}
+
+
+def load_checked(path: str | Path) -> dict:
+    """A Werewolf TOML file, its keys checked against :data:`CONFIG_SCHEMA`."""
+    cfg = load_toml(path)
+    check_keys(cfg, CONFIG_SCHEMA, str(path))
+    return cfg
 
 
 def base_config() -> dict:
-    return load_toml(Path(str(DATA / "roles.toml")))
+    return load_checked(Path(str(DATA / "roles.toml")))
 
 
 def build_config(config: dict | str | Path | None = None, sets: Iterable[str] = (),
                  roles: str | None = None) -> dict:
     cfg = base_config()
     if config is not None:
-        cfg = deep_merge(cfg, load_toml(config) if isinstance(config, (str, Path)) else config)
+        cfg = deep_merge(cfg, load_checked(config) if isinstance(config, (str, Path)) else config)
     for item in sets:
         path, value = split_assignment(item)
-        set_path(cfg, path, value)
+        set_path(cfg, path, value, CONFIG_SCHEMA)
     if roles is not None:
         cfg["composition"]["default"] = roles
     return cfg
@@ -97,6 +111,7 @@ def _choice(v: Any, where: str, options: Iterable[str]) -> str:
 
 
 def compile_setup(cfg: dict) -> Setup:
+    check_keys(cfg, CONFIG_SCHEMA, "werewolf configuration")
     roles = cfg.get("roles")
     if not isinstance(roles, dict) or not roles:
         raise SimInputError("werewolf configuration: missing table [roles]")
@@ -107,9 +122,6 @@ def compile_setup(cfg: dict) -> Setup:
         w = f"roles.{rid}"
         if not isinstance(r, dict):
             raise SimInputError(f"{w}: expected a table")
-        bad = set(r) - _ROLE_KEYS
-        if bad:
-            raise SimInputError(f"{w}: unknown key(s) {', '.join(sorted(bad))}")
         team = _choice(r.get("team"), f"{w}.team", ("village", "wolf"))
         table[k, RF.TEAM] = int(team == "wolf")
         table[k, RF.ATTACKS] = int(_bool(r.get("attacks", False), f"{w}.attacks"))
@@ -124,9 +136,6 @@ def compile_setup(cfg: dict) -> Setup:
                                     f"{w}.protect_count", 0)
 
     var = cfg.get("variants", {})
-    bad = set(var) - _VARIANT_KEYS
-    if bad:
-        raise SimInputError(f"[variants]: unknown key(s) {', '.join(sorted(bad))}")
     v = np.zeros(len(V), np.int64)
     v[V.ACC_VILLAGE] = int(_choice(var.get("accomplice_counts_as", "wolf"), "variants.accomplice_counts_as",
                                    ("wolf", "village")) == "village")

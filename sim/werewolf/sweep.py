@@ -10,7 +10,7 @@ from sim.core.validate import int_at
 from sim.errors import SimInputError
 from sim.sweep.adapter import GameAdapter, user_config
 from sim.werewolf.game_nb import C_GAMES, C_VILLAGE
-from sim.werewolf.roles import build_config, compile_setup, format_composition, parse_composition
+from sim.werewolf.roles import CONFIG_SCHEMA, build_config, compile_setup, format_composition, parse_composition
 
 
 def set_count(tree: dict, role: str, count: Any) -> None:
@@ -29,12 +29,13 @@ class WerewolfAdapter(GameAdapter):
     metric = "village_win_rate"
     strategy_keys = ("village", "wolves")
     base_keys = frozenset({"config", "set", "roles"})
+    schema = CONFIG_SCHEMA
 
     def base_tree(self, base: dict, spec_dir: Path) -> dict:
         roles = base.get("roles")
         if roles is not None and not isinstance(roles, str):
             raise SimInputError(f"base.roles: expected a composition such as \"werewolf*2,seer,villager*6\", got {roles!r}")
-        return build_config(user_config(base, spec_dir), roles=roles)
+        return build_config(user_config(base, spec_dir, self.schema), roles=roles)
 
     def assign(self, cell, path, value):
         if path == "roles":

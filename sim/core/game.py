@@ -1,0 +1,242 @@
+"""The Game protocol: what the framework knows of a game, and the registry of games.
+
+Every command that is not one game's own (``run``, ``loo``, ``strategies``, ``sweep``,
+``compare``, ``report``, ``balance``, the dataset loader) is written once against
+:class:`Game`. A game is a subclass with its name, its sides and their strategy
+registries, how its configuration tree is built (data files + the user's file +
+``--set``) and compiled (validated, kernel-ready: the game's *setup*), how a batch of
+games is played (the kernel behind :func:`sim.core.runner.run_games`), how count arrays
+become tables, its primary rate, what leave-one-out removes, and how sweep paths are
+assigned.
+
+Games are found in two places: the built-in ones (``sim.looper``, ``sim.werewolf``,
+``sim.trpg``) and any installed package that declares an entry point in the group
+``sim.games`` naming a :class:`Game` instance (or class). See docs/adding-a-game.md.
+"""
+from __future__ import annotations
+
+import copy
+import importlib
+from dataclasses import dataclass, field, replace
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+import polars as pl
+
+from sim.core.config import assign_path, load_toml, split_assignment
+from sim.core.plugins import Registry
+from sim.core.runner import DEFAULT_CHUNK, GameResult
+from sim.errors import SimInputError
+
+ENTRY_POINT_GROUP = "sim.games"
+BUILTIN = {"looper": "sim.looper.protocol:GAME", "werewolf": "sim.werewolf.protocol:GAME",
+           "trpg": "sim.trpg.protocol:GAME"}
+# Wall-clock columns differ run to run; a dataset keeps only what the seed determines.
+TIMING_COLUMNS = ("games_per_second", "seconds")
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game's own option of ``run`` / ``loo`` / ``trace`` (e.g. ``--roles``, a scenario
+    argument): it becomes a keyword of :meth:`Game.build`."""
+
+    name: str                      # keyword of build()
+    type: Any = str
+    default: Any = None
+    flags: tuple[str, ...] = ()    # e.g. ("--roles",); empty: a positional argument
+    help: str = ""
+
+
+class Game:
+    """The protocol, with defaults where one serves every game."""
+
+    name: str = ""
+    title: str = ""                          # one line for ``sim --help``
+    sides: tuple[str, ...] = ()              # strategy slots, in CLI order
+    metric: str = ""                         # the primary rate's column
+    options: tuple[Option, ...] = ()         # the game's own run options
+    base_keys: frozenset = frozenset({"config", "set"})   # a sweep spec's [base] keys
+
+    # -- strategies ---------------------------------------------------------------------
+    def registries(self) -> Mapping[str, Registry]:
+        """One registry per side (name → strategy; ``module:object`` plug-ins)."""
+        raise NotImplementedError
+
+    def strategy(self, side: str, spec: Any) -> Any:
+        """A side's strategy from its name, ``module:object`` or an object already made."""
+        regs = self.registries()
+        if side not in regs:
+            raise SimInputError(f"{self.name}: unknown side {side!r}; sides are {', '.join(regs)}")
+        return regs[side].get(spec) if isinstance(spec, str) else spec
+
+    def strategies(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Every side's strategy: the ones given, ``random`` for the others."""
+        given = dict(given or {})
+        unknown = set(given) - set(self.sides)
+        if unknown:
+            raise SimInputError(f"{self.name}: unknown side(s) {', '.join(sorted(unknown))}; "
+                                f"sides are {', '.join(self.sides)}")
+        return {s: self.strategy(s, given.get(s) or "random") for s in self.sides}
+
+    # -- configuration ------------------------------------------------------------------
+    def build(self, config: Path | dict | None = None, sets: Sequence[str] = (), **options: Any) -> dict:
+        """The configuration tree: the game's data, the user's file, the options, ``--set``."""
+        raise NotImplementedError
+
+    def compile(self, tree: dict) -> Any:
+        """The kernel-ready setup of a tree; every bad value is one SimInputError."""
+        raise NotImplementedError
+
+    def setup(self, config: Path | dict | None = None, sets: Sequence[str] = (), **options: Any) -> Any:
+        return self.compile(self.build(config, sets, **options))
+
+    def config_of(self, setup: Any) -> dict:
+        """The tree a setup was compiled from (for manifests)."""
+        return setup.config
+
+    # -- playing ------------------------------------------------------------------------
+    def run(self, setup: Any, strategies: Mapping[str, Any], games: int, seed: int = 0, *,
+            spawn: tuple[int, ...] = (), start: int = 0, threads: int | None = None,
+            chunk_size: int = DEFAULT_CHUNK, progress: bool = False,
+            on_chunk: Callable | None = None, tables: bool = True) -> GameResult:
+        """Games ``[start, start + games)`` of the run with this seed (game g draws from
+        stream g, so any slice of a run equals the same games of a longer run)."""
+        raise NotImplementedError
+
+    def primary(self, totals: Mapping[str, np.ndarray]) -> tuple[int, int]:
+        """(successes, games) of the primary rate in a totals (or one chunk's counts) dict."""
+        raise NotImplementedError
+
+    def summary_tables(self, result: GameResult) -> dict[str, pl.DataFrame]:
+        raise NotImplementedError
+
+    def combine(self, results: list[GameResult]) -> GameResult:
+        """One result for consecutive batches (integer counts add up exactly)."""
+        out = replace(results[0], totals=sum_totals(results), seconds=sum(r.seconds for r in results))
+        out.tables = self.summary_tables(out)
+        return out
+
+    # -- output -------------------------------------------------------------------------
+    def to_json(self, result: GameResult) -> dict:
+        return result.to_json()
+
+    def print_run(self, result: GameResult, console) -> None:
+        raise NotImplementedError
+
+    # -- leave-one-out --------------------------------------------------------------------
+    def leave_one_out(self, setup: Any, strategies: Mapping[str, Any], games: int, seed: int, *,
+                      threads: int | None = None) -> pl.DataFrame:
+        raise SimInputError(f"{self.name}: no leave-one-out")
+
+    def print_loo(self, df: pl.DataFrame, setup: Any, strategies: Mapping[str, Any], games: int, console) -> None:
+        raise NotImplementedError
+
+    # -- sweeps ---------------------------------------------------------------------------
+    def base_tree(self, base: dict, spec_dir: Path) -> dict:
+        """The tree of a sweep or balance spec's ``[base]`` table (its game keys)."""
+        return self.build(user_config(base, spec_dir))
+
+    def base_cell(self, base: dict, spec_dir: Path) -> dict:
+        """A sweep cell: ``{"tree": …, "strategies": {side: name}}`` (picklable)."""
+        allowed = set(self.base_keys) | set(self.sides)
+        unknown = set(base) - allowed
+        if unknown:
+            raise SimInputError(f"[base]: unknown key(s) {', '.join(sorted(unknown))}; "
+                                f"{self.name} takes {', '.join(sorted(allowed))}")
+        sets = base.get("set", [])
+        if not isinstance(sets, list) or not all(isinstance(x, str) for x in sets):
+            raise SimInputError("base.set: expected a list of \"PATH=VALUE\" strings")
+        cell = {"tree": self.base_tree(base, spec_dir), "strategies": {}}
+        for k in self.sides:
+            self.assign(cell, k, base.get(k, "random"))
+        for item in sets:
+            path, value = split_assignment(item)
+            self.assign(cell, path, value)
+        return cell
+
+    def assign(self, cell: dict, path: str, value: Any) -> None:
+        """Set one sweep axis (a strategy slot or a tree path) in a cell."""
+        if path in self.sides:
+            if not isinstance(value, str) or not value:
+                raise SimInputError(f"{path}: expected a strategy name, got {value!r}")
+            cell["strategies"][path] = value
+            return
+        assign_path(cell["tree"], self.expand_path(cell["tree"], path), copy.deepcopy(value))
+
+    def expand_path(self, tree: dict, path: str) -> str:
+        return path
+
+    def make_cell(self, base: dict, point: Mapping[str, Any]) -> tuple[dict, Any]:
+        """A copy of ``base`` with ``point``'s values assigned, and its compiled form."""
+        cell = copy.deepcopy(base)
+        for path, value in point.items():
+            self.assign(cell, path, value)
+        return cell, self.compile_cell(cell)
+
+    def compile_cell(self, cell: dict) -> tuple[Any, dict[str, Any]]:
+        return self.compile(cell["tree"]), self.strategies(cell["strategies"])
+
+    def player(self, compiled: tuple[Any, dict], seed: int, spawn: tuple[int, ...]) -> Callable[..., GameResult]:
+        """``play(start, games, **run_kw)`` for the games of one sweep cell (totals only)."""
+        setup, strategies = compiled
+
+        def play(start: int, games: int, **kw: Any) -> GameResult:
+            return self.run(setup, strategies, games, seed, spawn=spawn, start=start, tables=False, **kw)
+        return play
+
+
+def sum_totals(results: list[GameResult]) -> dict:
+    return {k: np.sum([r.totals[k] for r in results], axis=0) for k in results[0].totals}
+
+
+def user_config(base: dict, spec_dir: Path) -> dict | None:
+    """``[base] config = "file.toml"`` (relative to the spec) or an inline table."""
+    c = base.get("config")
+    if c is None:
+        return None
+    if isinstance(c, dict):
+        return c
+    if isinstance(c, str):
+        return load_toml((spec_dir / c) if not Path(c).is_absolute() else Path(c))
+    raise SimInputError(f"base.config: expected a file name or a table, got {c!r}")
+
+
+# -- the registry -----------------------------------------------------------------------
+_GAMES: dict[str, Game] = {}
+
+
+def _load(target: str, where: str) -> Game:
+    mod_name, _, attr = target.partition(":")
+    obj = getattr(importlib.import_module(mod_name), attr)
+    game = obj() if isinstance(obj, type) else obj
+    if not isinstance(game, Game) or not game.name:
+        raise TypeError(f"{where}: {target} is not a sim.core.game.Game with a name")
+    return game
+
+
+def entry_points() -> dict[str, str]:
+    """Installed games: ``name → module:object`` from the ``sim.games`` entry points."""
+    return {ep.name: ep.value for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def games() -> dict[str, Game]:
+    """Every game, built-in first, then installed ones in name order."""
+    if not _GAMES:
+        found = dict(BUILTIN)
+        for name, target in sorted(entry_points().items()):
+            found.setdefault(name, target)
+        for name, target in found.items():
+            _GAMES[name] = _load(target, f"game {name!r}")
+    return dict(_GAMES)
+
+
+def get(name: str) -> Game:
+    gs = games()
+    if name not in gs:
+        raise SimInputError(f"game: unknown game {name!r}; choose {', '.join(gs)}")
+    return gs[name]
+
+
+__all__ = ["Game", "Option", "ENTRY_POINT_GROUP", "games", "get", "user_config", "sum_totals", "TIMING_COLUMNS"]

@@ -1,0 +1,167 @@
+"""``sim <game> run | loo | strategies``, written once against :class:`sim.core.game.Game`.
+
+Each command's options are the common ones (games, seed, config, --set, out, json,
+threads), one option per strategy slot of the game (``--village``, ``--player``, …) and
+the game's own :class:`~sim.core.game.Option` list (``--roles``, a scenario argument).
+A game adds commands of its own with :meth:`Game.commands`.
+"""
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+from typing import Any, Callable, List, Optional
+
+import typer
+from rich.console import Console
+
+from sim.core.cliutil import claim_out, clean_errors, emit_json, finish, guard, save_tables
+from sim.core.game import Game
+from sim.core.output import manifest
+from sim.core.progress import want_progress
+from sim.core.runner import DEFAULT_CHUNK
+from sim.core.validate import check_run_counts
+
+P = inspect.Parameter
+
+
+def _param(name: str, annotation: Any, default: Any) -> inspect.Parameter:
+    return P(name, P.KEYWORD_ONLY, default=default, annotation=annotation)
+
+
+def _game_params(game: Game) -> list[inspect.Parameter]:
+    out = []
+    for o in game.options:
+        ann = Optional[o.type] if o.default is None else o.type
+        if o.flags:
+            out.append(_param(o.name, ann, typer.Option(o.default, *o.flags, help=o.help)))
+        else:
+            out.append(_param(o.name, ann, typer.Argument(o.default, help=o.help)))
+    return out
+
+
+def _side_params(game: Game) -> list[inspect.Parameter]:
+    out = []
+    for side in game.sides:
+        names = " | ".join(game.registries()[side].names())
+        out.append(_param(f"side_{side}", str, typer.Option("random", f"--{side}",
+                                                            help=f"{names} | module:object")))
+    return out
+
+
+def _common(games_default: int, games_help: str, chunk: bool = True) -> list[inspect.Parameter]:
+    ps = [
+        _param("games", int, typer.Option(games_default, "--games", "-n", help=games_help)),
+        _param("seed", int, typer.Option(0, "--seed", help="Root seed (same seed → same results).")),
+        _param("config", Optional[Path], typer.Option(None, "--config", help="A TOML file merged over the data.")),
+        _param("sets", List[str], typer.Option([], "--set", help="PATH=VALUE override, repeatable.")),
+        _param("out", Optional[Path], typer.Option(None, "--out", help="Write parquet tables + manifest here.")),
+        _param("as_json", bool, typer.Option(False, "--json", help="Print a JSON summary on stdout.")),
+        _param("threads", Optional[int], typer.Option(None, "--threads", help="Worker threads (default: all cores).")),
+    ]
+    if chunk:
+        ps.append(_param("chunk_size", int, typer.Option(DEFAULT_CHUNK, "--chunk-size", help="Games per chunk.")))
+    return ps
+
+
+def _command(fn: Callable, params: list[inspect.Parameter], doc: str) -> Callable:
+    """``fn(**kw)`` with the signature typer reads the options from."""
+
+    def cmd(**kw):
+        return fn(**kw)
+
+    cmd.__signature__ = inspect.Signature(params)
+    cmd.__doc__ = doc
+    cmd.__name__ = fn.__name__
+    return clean_errors(cmd)
+
+
+def _split(game: Game, kw: dict) -> tuple[dict, dict, dict]:
+    """(build options, strategy names per side, common options)."""
+    opts = {o.name: kw.pop(o.name) for o in game.options}
+    sides = {s: kw.pop(f"side_{s}") for s in game.sides}
+    return opts, sides, kw
+
+
+def run_command(game: Game) -> Callable:
+    def run(**kw):
+        opts, sides, c = _split(game, kw)
+        check_run_counts(c["games"], c["threads"], c["chunk_size"])
+        setup = game.setup(c["config"], c["sets"], **opts)
+        strategies = game.strategies(sides)  # bad names fail before any game
+        od = claim_out(c["out"])
+        with guard(od):
+            res = game.run(setup, strategies, c["games"], c["seed"], threads=c["threads"],
+                           chunk_size=c["chunk_size"], progress=want_progress(c["games"], c["as_json"]))
+            err = save_tables(od, res.tables, manifest(game.name, game.config_of(setup), c["seed"], {
+                "games": c["games"], "command": f"sim {game.name} run", "tables": sorted(res.tables),
+                **{s: getattr(v, "name", str(v)) for s, v in strategies.items()}, **_extra(opts)}))
+        if c["as_json"]:
+            emit_json(game.to_json(res))
+            return finish(err)
+        con = Console()
+        game.print_run(res, con)
+        if c["out"] is not None and not err:
+            con.print(f"parquet tables and manifest written to [bold]{c['out']}[/bold]")
+        finish(err)
+
+    return _command(run, [*_game_params(game), *_common(100_000, "Games to play."), *_side_params(game)],
+                    f"Play GAMES games of {game.name}: the {game.metric.replace('_', ' ')} with its 95% CI and "
+                    f"the game's tables.")
+
+
+def loo_command(game: Game) -> Callable:
+    def loo(**kw):
+        opts, sides, c = _split(game, kw)
+        check_run_counts(c["games"], c["threads"], DEFAULT_CHUNK)
+        setup = game.setup(c["config"], c["sets"], **opts)
+        strategies = game.strategies(sides)
+        names = {s: getattr(v, "name", str(v)) for s, v in strategies.items()}
+        od = claim_out(c["out"])
+        with guard(od):
+            df = game.leave_one_out(setup, strategies, c["games"], c["seed"], threads=c["threads"])
+            err = save_tables(od, {"leave_one_out": df}, manifest(game.name, game.config_of(setup), c["seed"], {
+                "games_per_row": c["games"], "command": f"sim {game.name} loo", **names, **_extra(opts),
+                **game.loo_manifest(setup)}))
+        if c["as_json"]:
+            emit_json({"games_per_row": c["games"], **names, **game.loo_manifest(setup), "rows": df.to_dicts()})
+            return finish(err)
+        con = Console()
+        game.print_loo(df, setup, strategies, c["games"], con)
+        if c["out"] is not None and not err:
+            con.print(f"parquet table and manifest written to [bold]{c['out']}[/bold]")
+        finish(err)
+
+    return _command(loo, [*_game_params(game), *_common(100_000, "Games per row.", chunk=False),
+                          *_side_params(game)],
+                    f"Leave one out: the {game.metric.replace('_', ' ')} with each removable part of the "
+                    f"setup removed in turn, the same seed for every row (common random numbers).")
+
+
+def _extra(opts: dict) -> dict:
+    return {k: (str(v) if isinstance(v, Path) else v) for k, v in opts.items() if v is not None}
+
+
+def strategies_command(game: Game) -> Callable:
+    def strategies():
+        """List the registered strategies of each side."""
+        for side, reg in game.registries().items():
+            for name in reg.names():
+                doc = getattr(reg.get(name), "doc", "")
+                typer.echo(f"{side:13s} {name:12s} {doc}")
+
+    strategies.__doc__ = f"List the registered strategies of each side of {game.name}."
+    return strategies
+
+
+def game_app(game: Game) -> typer.Typer:
+    app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, help=game.title)
+    app.command("run")(run_command(game))
+    if game.has_loo:
+        app.command("loo")(loo_command(game))
+    if game.sides:
+        app.command("strategies")(strategies_command(game))
+    game.commands(app)
+    return app
+
+
+__all__ = ["game_app"]

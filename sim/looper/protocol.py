@@ -1,0 +1,110 @@
+"""The Looper as a :class:`sim.core.game.Game`."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from sim.core.game import Game, Option, user_config
+from sim.core.validate import bool_at
+
+
+def _attrs(text):
+    if text is None:
+        return None
+    return [a.strip() for a in text.split(",") if a.strip()]
+
+
+class Looper(Game):
+    name = "looper"
+    title = "The Looper loop game (docs/rules/looper.md)."
+    sides = ("player", "scriptwriter")
+    metric = "player_win_rate"
+    options = (
+        Option("protagonist", str, None, ("--protagonist",), "Attributes, e.g. male,loud"),
+        Option("protagonist_location", str, None, ("--protagonist-location",), "Where the protagonist starts."),
+        Option("key_person", str, None, ("--key-person",),
+               "Pin the secret key person (P-13); default: the strategy picks."),
+        Option("expansion", bool, False, ("--expansion",), "Add the optional expansion roster."),
+    )
+    base_keys = frozenset({"config", "set", "expansion"})
+
+    def registries(self):
+        from strategies.looper import PLAYERS, SCRIPTWRITERS
+
+        return {"player": PLAYERS, "scriptwriter": SCRIPTWRITERS}
+
+    def build(self, config=None, sets=(), protagonist=None, protagonist_location=None, key_person=None,
+              expansion=False):
+        from sim.looper.roster import build_config
+
+        sets = list(sets)
+        if protagonist_location is not None:
+            sets.append(f"protagonist.location={protagonist_location}")
+        if key_person is not None:
+            sets.append(f"setup.key_person={key_person}")
+        return build_config(config, sets, expansion=expansion, protagonist=_attrs(protagonist))
+
+    def compile(self, tree):
+        from sim.looper.roster import compile_roster
+
+        return compile_roster(tree)
+
+    def run(self, setup, strategies, games, seed=0, **kw):
+        from sim.looper.game import run
+
+        return run(games, seed, player=strategies["player"], scriptwriter=strategies["scriptwriter"],
+                   roster=setup, **kw)
+
+    def primary(self, totals):
+        from sim.looper.game_nb import C_GAMES, C_WINS
+
+        sc = totals["scalars"]
+        return int(sc[C_WINS]), int(sc[C_GAMES])
+
+    def summary_tables(self, result):
+        from sim.looper.game import summary_tables
+
+        return summary_tables(result)
+
+    def print_run(self, result, console):
+        from sim.looper.text import print_run
+
+        print_run(result, console)
+
+    def leave_one_out(self, setup, strategies, games, seed, *, threads=None):
+        from sim.looper.loo import leave_one_out
+
+        return leave_one_out(games, seed, roster=setup, player=strategies["player"],
+                             scriptwriter=strategies["scriptwriter"], threads=threads)
+
+    def print_loo(self, df, setup, strategies, games, console):
+        from sim.looper.text import print_loo
+
+        print_loo(df, strategies, games, console)
+
+    # sweeps: character shorthands such as ``cat.threshold``
+    def base_tree(self, base, spec_dir: Path):
+        from sim.looper.roster import build_config
+
+        expansion = bool_at(base.get("expansion", False), "base.expansion")
+        return build_config(user_config(base, spec_dir), expansion=expansion)
+
+    def expand_path(self, tree, path):
+        from sim.looper.roster import _expand_short_path
+
+        return _expand_short_path(tree, path)
+
+    def player(self, compiled, seed, spawn):
+        from sim.looper.game import run, writer_params
+
+        roster, s = compiled
+        # once per cell, not per batch; from the root seed alone, so the scriptwriter's setup
+        # search has the same seed in every cell (its strength varies with that seed)
+        params = writer_params(s["scriptwriter"], roster, seed)
+
+        def play(start, games, **kw):
+            return run(games, seed, player=s["player"], scriptwriter=s["scriptwriter"], roster=roster,
+                       spawn=spawn, start=start, params=params, tables=False, **kw)
+        return play
+
+
+GAME = Looper()
