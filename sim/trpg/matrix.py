@@ -12,11 +12,19 @@ from sim.core.config import load_toml
 from sim.core.stats import wilson
 from sim.errors import SimInputError
 from sim.trpg.game import run
-from sim.trpg.sheets import build_config, compile_scenario
+from sim.trpg.sheets import DATA, build_config, compile_scenario, find_data_file
+
+
+def builds_path(arg: str | Path) -> Path:
+    """A builds argument -> its file: an existing path, or a shipped builds file by name
+    (``builds`` or ``builds.toml``, in ``sim/trpg/data``)."""
+    folder = Path(str(DATA))
+    shipped = {p.stem: p for p in sorted(folder.glob("*.toml")) if "builds" in load_toml(p)}
+    return find_data_file(arg, shipped, "builds file")
 
 
 def load_builds(path: str | Path) -> dict:
-    cfg = load_toml(path)
+    cfg = load_toml(builds_path(path))
     builds = cfg.get("builds")
     if not isinstance(builds, dict) or len(builds) < 2:
         raise SimInputError(f"{path}: a [builds.NAME] table per build is needed (at least two)")

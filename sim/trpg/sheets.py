@@ -32,8 +32,44 @@ def system_config() -> dict:
     return load_toml(Path(str(DATA / "system.toml")))
 
 
+def _first_comment(path: Path) -> str:
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            return line.lstrip("#").strip()
+        if line.strip():
+            break
+    return ""
+
+
+def shipped_scenarios() -> dict[str, str]:
+    """The scenarios shipped in ``sim/trpg/data/scenarios``: name -> one-line description
+    (the file's leading ``#`` comment)."""
+    folder = Path(str(DATA / "scenarios"))
+    return {p.stem: _first_comment(p) for p in sorted(folder.glob("*.toml"))}
+
+
+def find_data_file(arg: str | Path, shipped: dict[str, Path], what: str) -> Path:
+    """``arg`` as a path if that file exists; else the shipped file of that name (with or
+    without ``.toml``); else one error naming the shipped ones."""
+    p = Path(arg)
+    if p.is_file():
+        return p
+    name = p.name[:-5] if p.name.endswith(".toml") else p.name
+    if str(p.parent) == "." and name in shipped:
+        return shipped[name]
+    raise SimInputError(f"{arg}: no such file, and no shipped {what} of that name; "
+                        f"shipped {what}s: {', '.join(shipped) or '(none)'}")
+
+
+def scenario_path(arg: str | Path) -> Path:
+    """A scenario argument -> its file: an existing path, or a shipped scenario by name
+    (``alley`` or ``alley.toml``)."""
+    folder = Path(str(DATA / "scenarios"))
+    return find_data_file(arg, {p.stem: p for p in sorted(folder.glob("*.toml"))}, "scenario")
+
+
 def build_config(scenario: str | Path | dict, sets: Iterable[str] = ()) -> dict:
-    sc = load_toml(scenario) if isinstance(scenario, (str, Path)) else scenario
+    sc = load_toml(scenario_path(scenario)) if isinstance(scenario, (str, Path)) else scenario
     cfg = deep_merge(system_config(), sc)
     for item in sets:
         path, value = split_assignment(item)
