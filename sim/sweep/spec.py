@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from sim.core.config import load_toml
+from sim.core.shipped import example_spec
 from sim.core.seeding import python_rng
 from sim.errors import SimInputError
 from sim.sweep.adapter import GameAdapter, adapter
@@ -266,8 +267,9 @@ def parse_spec(raw: dict, source: Path | None = None) -> Spec:
 
 
 def load_spec(path: str | Path, *, seed: int | None = None, games: int | None = None) -> Spec:
-    """Read a spec file; ``seed`` / ``games`` override the file (CLI ``--seed``, ``--games``)."""
-    p = Path(path)
+    """Read a spec file (or a shipped example by name, e.g. ``trpg_alley``); ``seed`` /
+    ``games`` override the file (CLI ``--seed``, ``--games``)."""
+    p = example_spec(path, "sweeps")
     raw = load_toml(p)
     if seed is not None:
         raw["seed"] = seed

@@ -12,15 +12,15 @@ from sim.core.config import load_toml
 from sim.core.stats import wilson
 from sim.errors import SimInputError
 from sim.trpg.game import run
-from sim.trpg.sheets import DATA, build_config, compile_scenario, find_data_file
+from sim.core.shipped import find_shipped, tomls
+from sim.trpg.sheets import DATA, build_config, compile_scenario
 
 
 def builds_path(arg: str | Path) -> Path:
     """A builds argument -> its file: an existing path, or a shipped builds file by name
     (``builds`` or ``builds.toml``, in ``sim/trpg/data``)."""
-    folder = Path(str(DATA))
-    shipped = {p.stem: p for p in sorted(folder.glob("*.toml")) if "builds" in load_toml(p)}
-    return find_data_file(arg, shipped, "builds file")
+    shipped = {k: p for k, p in tomls(Path(str(DATA))).items() if "builds" in load_toml(p)}
+    return find_shipped(arg, shipped, "builds file")
 
 
 def load_builds(path: str | Path) -> dict:

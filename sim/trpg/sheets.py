@@ -10,6 +10,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from sim.core.config import deep_merge, load_toml, set_path, split_assignment
+from sim.core.shipped import find_shipped, tomls
 from sim.core.validate import bool_at as _bool, choice_at as _choice, int_at as _int
 from sim.errors import SimInputError
 from sim.trpg.enums import (ABILITY_KINDS, KINDS, MONOLOGUES, MOVES, N_AF, N_CF, N_RL, N_WF, REACTIONS,
@@ -44,28 +45,13 @@ def _first_comment(path: Path) -> str:
 def shipped_scenarios() -> dict[str, str]:
     """The scenarios shipped in ``sim/trpg/data/scenarios``: name -> one-line description
     (the file's leading ``#`` comment)."""
-    folder = Path(str(DATA / "scenarios"))
-    return {p.stem: _first_comment(p) for p in sorted(folder.glob("*.toml"))}
+    return {k: _first_comment(p) for k, p in tomls(Path(str(DATA / "scenarios"))).items()}
 
 
-def find_data_file(arg: str | Path, shipped: dict[str, Path], what: str) -> Path:
-    """``arg`` as a path if that file exists; else the shipped file of that name (with or
-    without ``.toml``); else one error naming the shipped ones."""
-    p = Path(arg)
-    if p.is_file():
-        return p
-    name = p.name[:-5] if p.name.endswith(".toml") else p.name
-    if str(p.parent) == "." and name in shipped:
-        return shipped[name]
-    raise SimInputError(f"{arg}: no such file, and no shipped {what} of that name; "
-                        f"shipped {what}s: {', '.join(shipped) or '(none)'}")
-
-
-def scenario_path(arg: str | Path) -> Path:
-    """A scenario argument -> its file: an existing path, or a shipped scenario by name
-    (``alley`` or ``alley.toml``)."""
-    folder = Path(str(DATA / "scenarios"))
-    return find_data_file(arg, {p.stem: p for p in sorted(folder.glob("*.toml"))}, "scenario")
+def scenario_path(arg: str | Path, base: Path | None = None) -> Path:
+    """A scenario argument -> its file: an existing path (relative to ``base`` if given), or
+    a shipped scenario by name (``alley`` or ``alley.toml``)."""
+    return find_shipped(arg, tomls(Path(str(DATA / "scenarios"))), "scenario", base)
 
 
 def build_config(scenario: str | Path | dict, sets: Iterable[str] = ()) -> dict:
