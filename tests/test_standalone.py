@@ -1,6 +1,6 @@
 """The project stands alone: its own rules pages, no path outside the repository, and a
-wheel that works from any directory (shipped scenarios and builds by name, rules pages
-inside for the manifest's rules-page hash)."""
+wheel that works from any directory (shipped scenarios, builds and example specs by name,
+rules pages inside for the manifest's rules-page hash)."""
 import hashlib
 import json
 import os
@@ -120,6 +120,21 @@ def test_scenario_by_name_from_another_directory(tmp_path, monkeypatch):
         scenario_path("nowhere")
 
 
+def test_example_specs_by_name_from_another_directory(tmp_path, monkeypatch):
+    from sim.analysis.balance import load_balance
+    from sim.sweep.spec import build_cells, load_spec
+
+    monkeypatch.chdir(tmp_path)
+    sp = load_spec("trpg_alley")
+    assert sp.name == "alley-melee" and len(build_cells(sp)) == 36  # its scenario = "alley.toml" is shipped too
+    assert load_spec("werewolf_fenrir.toml").game == "werewolf"
+    assert load_balance("trpg_shade_hp").game == "trpg"
+    with pytest.raises(SimInputError, match="trpg_alley"):
+        load_spec("nowhere")
+    r = runner.invoke(app, ["sweep", "looper_moves", "--dry-run"])
+    assert r.exit_code == 0 and "6 cells" in r.output, r.output
+
+
 def test_cli_scenarios_and_run_by_name(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     r = runner.invoke(app, ["trpg", "scenarios"])
@@ -179,6 +194,8 @@ def test_wheel_contains_data_scenarios_and_rules(tmp_path):
             for p in (ROOT / "sim").glob("*/data/**/*.toml")}
     assert "sim/trpg/data/scenarios/alley.toml" in want and "sim/trpg/data/builds.toml" in want
     want |= {f"sim/rules/{g}.md" for g in GAMES}
+    want |= {f"sim/examples/{p.relative_to(ROOT / 'examples').as_posix()}" for p in (ROOT / "examples").glob("*/*.toml")}
+    assert "sim/examples/sweeps/trpg_alley.toml" in want
     assert want <= names, sorted(want - names)
     with zipfile.ZipFile(whl) as z:
         for g in GAMES:  # the pages themselves, not a symlink
