@@ -19,7 +19,7 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/sim looper run --games 200000 --seed 1 --out demo-out/looper
 	$(BIN)/sim werewolf run --games 1000000 --seed 1 --out demo-out/werewolf
-	$(BIN)/sim trpg run sim/trpg/data/scenarios/alley.toml --games 100000 --seed 1 --out demo-out/trpg
+	$(BIN)/sim trpg run alley --games 100000 --seed 1 --out demo-out/trpg
 	$(BIN)/sim sweep examples/sweeps/trpg_alley.toml --games 5000 --out demo-out/sweeps
 	$(BIN)/sim report demo-out/sweeps/game=trpg/sweep=alley-melee --out demo-out/report
 

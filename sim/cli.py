@@ -94,9 +94,9 @@ def _register() -> None:
     from sim.trpg.cli import app as trpg_app
     from sim.werewolf.cli import app as werewolf_app
 
-    app.add_typer(looper_app, name="looper", help="The Looper loop game (shared/rules/looper.md).")
-    app.add_typer(werewolf_app, name="werewolf", help="The Werewolf museum variant (shared/rules/werewolf.md).")
-    app.add_typer(trpg_app, name="trpg", help="The 3d6 kaii TRPG (shared/rules/trpg.md).")
+    app.add_typer(looper_app, name="looper", help="The Looper loop game (rules: docs/rules/looper.md).")
+    app.add_typer(werewolf_app, name="werewolf", help="The Werewolf museum variant (rules: docs/rules/werewolf.md).")
+    app.add_typer(trpg_app, name="trpg", help="The 3d6 kaii TRPG (rules: docs/rules/trpg.md).")
 
     from sim.sweep.cli import compare_cmd, sweep_cmd
 

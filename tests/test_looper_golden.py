@@ -1,4 +1,4 @@
-"""Golden Looper days, worked out by hand from ../shared/rules/looper.md (R-n) and
+"""Golden Looper days, worked out by hand from docs/rules/looper.md (R-n) and
 docs/looper.md (P-n).
 
 Every expected value below comes from the arithmetic in the comment next to it, not

@@ -1,4 +1,4 @@
-"""Property tests of the Looper engine (../shared/rules/looper.md, docs/looper.md).
+"""Property tests of the Looper engine (docs/rules/looper.md, docs/looper.md).
 
 Day level: random layouts, protagonists and choosers against invariants and against a
 small reference model of the base day written straight from the rules page.

@@ -1,4 +1,4 @@
-"""One test per ruling of the Werewolf rules (shared/rules/werewolf.md R-1 … R-7) and the
+"""One test per ruling of the Werewolf rules (docs/rules/werewolf.md R-1 … R-7) and the
 project rulings (docs/werewolf.md Q-1 … Q-9), each on a tiny scripted game.
 
 How the games are scripted

@@ -32,6 +32,7 @@ import numpy as np
 import polars as pl
 
 from sim.core.config import load_toml
+from sim.core.shipped import example_spec
 from sim.core.seeding import python_rng
 from sim.core.stats import wilson
 from sim.errors import SimInputError
@@ -367,7 +368,7 @@ def _search(spec: BalanceSpec, ev: Evaluator) -> BalanceResult:
 
 
 def load_balance(path: str | Path, **kw) -> BalanceSpec:
-    p = Path(path)
+    p = example_spec(path, "balance")  # a file, or a shipped example by name
     return parse_balance(load_toml(p), p, **kw)
 
 

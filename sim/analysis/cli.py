@@ -35,7 +35,8 @@ def report_cmd(
 
 @clean_errors
 def balance_cmd(
-    spec: Path = typer.Argument(..., help="Balance spec (TOML): game, [base], [[params]] with low/high or values."),
+    spec: Path = typer.Argument(..., help="Balance spec (TOML): game, [base], [[params]] with low/high or values; "
+                              "or a shipped example by name (trpg_shade_hp; examples/balance)."),
     target: float = typer.Option(None, "--target", help="Target rate (default: the spec's, else 0.5)."),
     tolerance: float = typer.Option(None, "--tolerance", help="CI half-width to reach (default 0.01)."),
     seed: int = typer.Option(None, "--seed", help="Override the spec's seed."),

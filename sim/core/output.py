@@ -20,7 +20,9 @@ import sim
 from sim.core.config import config_hash
 from sim.core.outdir import OutDir
 
-_RULES_DIR_CANDIDATES = ("../shared/rules", "../../shared/rules")
+# The project's rules pages: docs/rules/<game>.md, shipped in the package as sim/rules (a
+# symlink to ../docs/rules in the repository; the wheel holds the files themselves).
+_RULES_DIR = Path(__file__).resolve().parents[1] / "rules"
 
 
 def git_commit() -> str | None:
@@ -35,13 +37,9 @@ def git_commit() -> str | None:
 
 
 def rules_page_hash(game: str) -> str | None:
-    """sha256 of ``shared/rules/<game>.md`` when the checkout has it beside it."""
-    root = Path(__file__).resolve().parents[2]
-    for rel in _RULES_DIR_CANDIDATES:
-        p = (root / rel / f"{game}.md").resolve()
-        if p.is_file():
-            return hashlib.sha256(p.read_bytes()).hexdigest()
-    return None
+    """sha256 of the project's rules page ``docs/rules/<game>.md`` (``sim/rules/<game>.md``)."""
+    p = _RULES_DIR / f"{game}.md"
+    return hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else None
 
 
 def manifest(game: str, config: Mapping[str, Any], seed: int, extra: Mapping[str, Any] | None = None) -> dict:

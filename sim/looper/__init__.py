@@ -1,4 +1,4 @@
-"""The Looper loop game (../shared/rules/looper.md)."""
+"""The Looper loop game (rules: docs/rules/looper.md)."""
 from sim.looper.api import DayResult, default_roster, resolve_day
 from sim.looper.roster import Roster, build_config, compile_roster
 

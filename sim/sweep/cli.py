@@ -15,7 +15,8 @@ from sim.core.validate import check_run_counts
 
 @clean_errors
 def sweep_cmd(
-    spec: Path = typer.Argument(..., help="The sweep spec (TOML); see sim/sweep/spec.py and examples/."),
+    spec: Path = typer.Argument(..., help="The sweep spec (TOML), or a shipped example by name "
+                                "(trpg_alley, werewolf_fenrir, …; examples/sweeps)."),
     out: Path = typer.Option(Path("sweep-out"), "--out", help="Dataset root (hive-partitioned parquet)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Override the spec's seed."),
     games: Optional[int] = typer.Option(None, "--games", help="Override: fixed games per cell."),

@@ -37,6 +37,7 @@ import numpy as np
 
 from sim.core.config import load_toml
 from sim.core.schema import ANY, ListOf, check_keys
+from sim.core.shipped import example_spec
 from sim.core.validate import MAX_GAMES
 from sim.core.seeding import python_rng
 from sim.errors import SimInputError
@@ -275,8 +276,9 @@ def parse_spec(raw: dict, source: Path | None = None) -> Spec:
 
 
 def load_spec(path: str | Path, *, seed: int | None = None, games: int | None = None) -> Spec:
-    """Read a spec file; ``seed`` / ``games`` override the file (CLI ``--seed``, ``--games``)."""
-    p = Path(path)
+    """Read a spec file (or a shipped example by name, e.g. ``trpg_alley``); ``seed`` /
+    ``games`` override the file (CLI ``--seed``, ``--games``)."""
+    p = example_spec(path, "sweeps")
     raw = load_toml(p)
     if seed is not None:
         raw["seed"] = seed

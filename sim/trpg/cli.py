@@ -20,11 +20,32 @@ app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_
 for sub in (outside_app, exact_app):  # check, labour, sleep, growth; exact
     app.registered_commands.extend(sub.registered_commands)
 
+SCENARIO_HELP = ("Scenario TOML (sides, characters, weapons, rules), or the name of a shipped "
+                 "scenario such as alley (see `sim trpg scenarios`).")
+
+
+@app.command("scenarios")
+@clean_errors
+def scenarios_cmd(as_json: bool = typer.Option(False, "--json")):
+    """List the shipped scenarios: usable by name, e.g. `sim trpg run alley`."""
+    from sim.trpg.sheets import shipped_scenarios
+
+    found = shipped_scenarios()
+    if as_json:
+        emit_json([{"name": k, "description": v} for k, v in found.items()])
+        return
+    t = Table(title="shipped scenarios (sim trpg run NAME)")
+    t.add_column("name", no_wrap=True)
+    t.add_column("description")
+    for k, v in found.items():
+        t.add_row(k, v)
+    Console().print(t)
+
 
 @app.command("run")
 @clean_errors
 def run_cmd(
-    scenario: Path = typer.Argument(..., help="Scenario TOML (sides, characters, weapons, rules)."),
+    scenario: Path = typer.Argument(..., help=SCENARIO_HELP),
     games: int = typer.Option(100_000, "--games", "-n"),
     seed: int = typer.Option(0, "--seed"),
     sets: List[str] = typer.Option([], "--set", help="PATH=VALUE, e.g. characters.aoi.hp=20"),
@@ -73,7 +94,7 @@ def run_cmd(
 @app.command("loo")
 @clean_errors
 def loo_cmd(
-    scenario: Path = typer.Argument(..., help="Scenario TOML (sides, characters, weapons, rules)."),
+    scenario: Path = typer.Argument(..., help=SCENARIO_HELP),
     games: int = typer.Option(100_000, "--games", "-n", help="Combats per row."),
     seed: int = typer.Option(0, "--seed", help="Root seed, the same for every row (common random numbers)."),
     sets: List[str] = typer.Option([], "--set", help="PATH=VALUE, e.g. characters.aoi.hp=20"),
@@ -127,7 +148,8 @@ def loo_cmd(
 @app.command("matrix")
 @clean_errors
 def matrix_cmd(
-    builds: Path = typer.Argument(..., help="TOML with one [builds.NAME] character sheet per build."),
+    builds: Path = typer.Argument(..., help="TOML with one [builds.NAME] character sheet per build, "
+                                  "or the name of a shipped one (builds)."),
     games: int = typer.Option(20_000, "--games", "-n", help="Games per pair and first-move order."),
     seed: int = typer.Option(0, "--seed"),
     sets: List[str] = typer.Option([], "--set"),

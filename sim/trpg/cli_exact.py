@@ -20,9 +20,9 @@ app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_
 @app.command("exact")
 @clean_errors
 def exact_cmd(
-    scenario: Optional[Path] = typer.Argument(None, help="1v1 scenario TOML (or use --builds)."),
+    scenario: Optional[Path] = typer.Argument(None, help="1v1 scenario TOML or shipped scenario name (or use --builds)."),
     sets: List[str] = typer.Option([], "--set", help="PATH=VALUE, e.g. characters.aoi.hp=20"),
-    builds: Optional[Path] = typer.Option(None, "--builds", help="Builds TOML ([builds.NAME] sheets)."),
+    builds: Optional[Path] = typer.Option(None, "--builds", help="Builds TOML ([builds.NAME] sheets) or a shipped one by name (builds)."),
     a: Optional[str] = typer.Option(None, "--a", help="Build of side a (with --builds)."),
     b: Optional[str] = typer.Option(None, "--b", help="Build of side b (with --builds)."),
     first: str = typer.Option("a", "--first", help="Side that acts first with --builds: a or b."),

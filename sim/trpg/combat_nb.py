@@ -1,4 +1,4 @@
-"""Whole TRPG combats in numba (shared/rules/trpg.md, docs/trpg.md).
+"""Whole TRPG combats in numba (docs/rules/trpg.md, docs/trpg.md).
 
 One combat: rounds; in each round every side acts once, first side first (R-4);
 within a side, members in sheet order. A turn has a main and a sub action; reactions

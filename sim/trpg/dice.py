@@ -1,4 +1,4 @@
-"""Dice expressions and 3d6 checks of the TRPG (shared/rules/trpg.md, R-1).
+"""Dice expressions and 3d6 checks of the TRPG (docs/rules/trpg.md, R-1).
 
 * :func:`parse_dice` reads ``2d6+3``, ``1d6``, ``3d6-1``, ``d6``, ``4``, ``2d6+1d3+2``,
   ``1d6-1d3`` … into a frozen :class:`Dice`. ``Dice.to_array()`` encodes it as a compact

@@ -11,11 +11,19 @@ import polars as pl
 from sim.core.stats import wilson
 from sim.errors import SimInputError
 from sim.trpg.game import run
-from sim.trpg.sheets import BUILDS_SCHEMA, build_config, compile_scenario, load_checked
+from sim.core.shipped import find_shipped, tomls
+from sim.trpg.sheets import BUILDS_SCHEMA, DATA, build_config, compile_scenario, load_checked
+
+
+def builds_path(arg: str | Path) -> Path:
+    """A builds argument -> its file: an existing path, or a shipped builds file by name
+    (``builds`` or ``builds.toml``, in ``sim/trpg/data``)."""
+    shipped = {k: p for k, p in tomls(Path(str(DATA))).items() if "builds" in load_toml(p)}
+    return find_shipped(arg, shipped, "builds file")
 
 
 def load_builds(path: str | Path) -> dict:
-    cfg = load_checked(path, BUILDS_SCHEMA)
+    cfg = load_checked(builds_path(path), BUILDS_SCHEMA)
     builds = cfg.get("builds")
     if not isinstance(builds, dict) or len(builds) < 2:
         raise SimInputError(f"{path}: a [builds.NAME] table per build is needed (at least two)")

@@ -1,4 +1,4 @@
-"""Outside combat: growth, labour and sleep (shared/rules/trpg.md, "Outside combat"; R-14).
+"""Outside combat: growth, labour and sleep (docs/rules/trpg.md, "Outside combat"; R-14).
 
 **Growth** (【成長判定】). A character has 16 skill values in four groups of four — physical,
 sense, intellect, mind — in sheet order. One growth roll: a 1d6 picks the group (1

@@ -11,6 +11,7 @@ import numpy as np
 
 from sim.core.config import deep_merge, load_toml, set_path, split_assignment
 from sim.core.schema import ANY, LIST, Ids, ListOf, Map, check_keys
+from sim.core.shipped import find_shipped, tomls
 from sim.core.validate import bool_at as _bool, choice_at as _choice, int_at as _int
 from sim.errors import SimInputError
 from sim.trpg.enums import (ABILITY_KINDS, KINDS, MONOLOGUES, MOVES, N_AF, N_CF, N_RL, N_WF, REACTIONS,
@@ -64,8 +65,29 @@ def system_config() -> dict:
     return load_checked(Path(str(DATA / "system.toml")))
 
 
+def _first_comment(path: Path) -> str:
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            return line.lstrip("#").strip()
+        if line.strip():
+            break
+    return ""
+
+
+def shipped_scenarios() -> dict[str, str]:
+    """The scenarios shipped in ``sim/trpg/data/scenarios``: name -> one-line description
+    (the file's leading ``#`` comment)."""
+    return {k: _first_comment(p) for k, p in tomls(Path(str(DATA / "scenarios"))).items()}
+
+
+def scenario_path(arg: str | Path, base: Path | None = None) -> Path:
+    """A scenario argument -> its file: an existing path (relative to ``base`` if given), or
+    a shipped scenario by name (``alley`` or ``alley.toml``)."""
+    return find_shipped(arg, tomls(Path(str(DATA / "scenarios"))), "scenario", base)
+
+
 def build_config(scenario: str | Path | dict, sets: Iterable[str] = ()) -> dict:
-    sc = load_checked(scenario) if isinstance(scenario, (str, Path)) else scenario
+    sc = load_checked(scenario_path(scenario)) if isinstance(scenario, (str, Path)) else scenario
     cfg = deep_merge(system_config(), sc)
     for item in sets:
         path, value = split_assignment(item)

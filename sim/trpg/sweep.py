@@ -9,7 +9,7 @@ from sim.errors import SimInputError
 from sim.sweep.adapter import GameAdapter, user_config
 from sim.core.config import deep_merge
 from sim.trpg.combat_nb import C_GAMES
-from sim.trpg.sheets import SCENARIO_SCHEMA, build_config, compile_scenario
+from sim.trpg.sheets import SCENARIO_SCHEMA, build_config, compile_scenario, scenario_path
 
 
 class TrpgAdapter(GameAdapter):
@@ -22,10 +22,7 @@ class TrpgAdapter(GameAdapter):
         sc = base.get("scenario")
         if not isinstance(sc, str):
             raise SimInputError("base.scenario: name the scenario file, e.g. scenario = \"squad.toml\"")
-        path = Path(sc) if Path(sc).is_absolute() else spec_dir / sc
-        if not path.is_file():  # the shipped scenarios by name
-            shipped = Path(__file__).parent / "data" / "scenarios" / sc
-            path = shipped if shipped.is_file() else path
+        path = scenario_path(sc, spec_dir)  # a file beside the spec, or a shipped scenario by name
         tree = build_config(path)
         extra = user_config(base, spec_dir, self.schema)
         return deep_merge(tree, extra) if extra else tree

@@ -1,4 +1,4 @@
-"""Whole Werewolf games in numba (shared/rules/werewolf.md, docs/werewolf.md).
+"""Whole Werewolf games in numba (docs/rules/werewolf.md, docs/werewolf.md).
 
 Participants are bit positions; alive, team and ability sets are uint64 masks.
 Strategy hooks, per side (``v_*`` village team, ``w_*`` wolf team incl. the

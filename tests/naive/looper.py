@@ -1,6 +1,6 @@
 """A slow, obvious reference implementation of the Looper (for differential tests).
 
-Written from the rules page (``shared/rules/looper.md``, R-1 … R-14) and the project
+Written from the rules page (``docs/rules/looper.md``, R-1 … R-14) and the project
 rulings (``docs/looper.md``, P-1 … P-12) only. It reads the configuration *tree*
 (``sim.looper.roster.build_config(...)``) and interprets every effect ``kind`` itself,
 with plain dicts and sets of character ids — no bitmasks and nothing from

@@ -1,6 +1,6 @@
 """A slow, obvious reference for one TRPG combat (for differential tests).
 
-Written from the rules page (``shared/rules/trpg.md``, R-1 … R-14) and the project
+Written from the rules page (``docs/rules/trpg.md``, R-1 … R-14) and the project
 rulings (``docs/trpg.md``, T-1 … T-6) only. It reads the merged configuration *tree*
 (``Scenario.config``, i.e. ``sim.trpg.sheets.build_config(...)``) and keeps every
 character as a plain object with named fields — nothing from ``sim/trpg/combat_nb.py``

@@ -1,6 +1,6 @@
 """A slow, obvious reference implementation of Werewolf (for differential tests).
 
-Written from the rules page (``shared/rules/werewolf.md``, R-1 … R-7) and the project
+Written from the rules page (``docs/rules/werewolf.md``, R-1 … R-7) and the project
 rulings (``docs/werewolf.md``, Q-1 … Q-9) only. Roles and variants are read from the
 configuration *tree* (``setup.config``: ``[roles.*]`` keys and ``[variants]``), and the
 game is played with plain Python sets and lists of participant indices — no bitmasks
