@@ -11,6 +11,7 @@ import polars as pl
 from sim.core.stats import wilson
 from sim.errors import SimInputError
 from sim.trpg.game import run
+from sim.core.config import load_toml
 from sim.core.shipped import find_shipped, tomls
 from sim.trpg.sheets import BUILDS_SCHEMA, DATA, build_config, compile_scenario, load_checked
 
