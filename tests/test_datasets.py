@@ -163,7 +163,7 @@ def test_run_dir_opens_in_polars_pandas_pyarrow_duckdb(outputs, label):
 def test_sweep_recipe_reads_every_cell_with_all_parameter_columns(sweeps):
     root, printed = sweeps
     n, params = all_cells(root)
-    assert len(sweep_dirs(root)) == 3 and len(params) == 4
+    assert len(sweep_dirs(root)) == 3 and len(params) == 5
     # what `sim sweep` prints is what works on the whole root
     assert f"sim.sweep.dataset.read('{root}')" in printed.replace("\n", "")
     assert "union_by_name=true" in printed.replace("\n", "")

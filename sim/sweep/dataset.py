@@ -114,12 +114,13 @@ def nested_tables(schema) -> list[str]:
 def read(path: str | Path, table: str = "summary") -> pl.LazyFrame:
     """Scan a dataset (the --out root, a game=… or sweep=… directory) as one lazy frame with
     the hive columns game, sweep, cell: the cells' rows (``summary``, without the nested
-    tables) or one nested table, flattened, with the cells' swept parameters in front."""
+    tables) or one nested table, flattened, with the cells' swept parameters in front (from
+    the sweeps that have it). Sweeps with different columns are united by column name."""
     p = Path(path)
     sweeps = sorted({f.parent.parent for f in p.glob(f"**/{SUMMARY_FILE}")})
     if not sweeps:
         raise SimInputError(f"{p}: no sweep cells found (is it a sweep dataset?)")
-    parts = []
+    parts, held = [], set()
     for sd in sweeps:
         axes = (read_manifest(sd) or {}).get("axes", [])
         rows = pl.scan_parquet(sd / "cell=*" / SUMMARY_FILE, hive_partitioning=True)
@@ -128,9 +129,12 @@ def read(path: str | Path, table: str = "summary") -> pl.LazyFrame:
         if table == "summary":
             parts.append(rows.drop(nested))
             continue
-        if table not in nested:
-            raise SimInputError(f"{sd}: no {table!r} table; the cells hold {', '.join(nested)}")
+        if table not in nested:  # another game's sweep under the same root
+            held.update(nested)
+            continue
         fields = {f.name for f in schema[table].inner.fields}
         keep = [c for c in ("game", "sweep", "cell", *axes) if c not in fields]
         parts.append(rows.select(*keep, table).explode(table).unnest(table))
+    if not parts:
+        raise SimInputError(f"{p}: no {table!r} table; the cells hold {', '.join(sorted(held))}")
     return pl.concat(parts, how="diagonal_relaxed") if len(parts) > 1 else parts[0]
