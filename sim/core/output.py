@@ -33,19 +33,26 @@ import sim
 from sim.core.config import config_hash
 
 _RULES_DIR_CANDIDATES = ("../shared/rules", "../../shared/rules")
-MANIFEST_FILE = "_manifest.json"          # "_": pyarrow, pandas and polars' dataset scans skip it
-LEGACY_MANIFEST_FILE = "manifest.json"    # what versions before 0.2 wrote; still read
+MANIFEST_FILE = "_manifest.json"          # "_": pyarrow and pandas skip it when they open a directory
+LEGACY_MANIFEST_FILE = "manifest.json"    # the name earlier outputs have; still read
 METADATA_KEY = "sim_manifest"             # the manifest (JSON) in each parquet file's key-value metadata
 
 
-def _git(*args: str) -> str | None:
-    """stdout of ``git ARGS`` in the package's checkout; None when it is not one."""
+def _run_git(*args: str) -> str | None:
     here = Path(__file__).resolve().parent
     try:
         out = subprocess.run(["git", *args], cwd=here, capture_output=True, text=True, timeout=5)
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout if out.returncode == 0 else None
+
+
+def _git(*args: str) -> str | None:
+    """stdout of ``git ARGS`` in the package's checkout; None when it is not one (also when
+    an installed copy merely sits inside some other repository, e.g. a venv in a checkout)."""
+    if not _run_git("ls-files", "--", Path(__file__).name):
+        return None
+    return _run_git(*args)
 
 
 def git_commit() -> str | None:
