@@ -224,6 +224,19 @@ def test_manifest_is_in_every_parquet_files_metadata(outputs, sweeps):
         assert json.loads(meta[METADATA_KEY.encode()]) == json.loads((d / MANIFEST_FILE).read_text()), f
 
 
+def test_a_resumed_sweep_keeps_its_manifest_in_every_file(sweeps, tmp_path):
+    root, _ = sweeps
+    sd = tmp_path / "game=werewolf" / "sweep=fenrir"
+    shutil.copytree(root / "game=werewolf" / "sweep=fenrir", sd)
+    before = (sd / MANIFEST_FILE).read_text()
+    shutil.rmtree(sd / "cell=5")
+    r = invoke("sweep", SWEEPS["werewolf"], "--games", 60, "--out", tmp_path, "--json")
+    assert json.loads(r.stdout)["cells_run"] == 1
+    assert (sd / MANIFEST_FILE).read_text() == before
+    meta = pq.read_schema(sd / "cell=5" / "part-0.parquet").metadata[METADATA_KEY.encode()]
+    assert json.loads(meta) == json.loads(before)
+
+
 def test_manifest_fields(outputs, sweeps):
     root, _ = sweeps
     dirty = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT / "sim", capture_output=True, text=True)
