@@ -14,14 +14,15 @@
 # ---
 
 # %% [markdown]
-# # Reading sweep datasets with polars
+# # Reading sweep datasets with polars (and DuckDB, pandas)
 #
 # A sweep writes one file per cell, `OUT/game=…/sweep=…/cell=…/part-0.parquet`: one row
 # with the cell's parameters, its win rate with CI and the game's summary, plus the game's
-# tables (`deaths`, `roles`, `sides`, …, `blocks`) nested as list-of-struct columns.
-# `polars.scan_parquet` with `hive_partitioning=True` reads them lazily with `game`,
-# `sweep` and `cell` columns; `explode` + `unnest` (or `sim.sweep.dataset.read`) flattens
-# a nested table.
+# tables (`deaths`, `roles`, `sides`, …, `blocks`) nested as list-of-struct columns, and
+# `_manifest.json` beside the cells. Sweeps of different games or axes have different
+# columns, so reading several at once takes the union of their schemas:
+# `sim.sweep.dataset.read` does (one scan per sweep, concatenated by column name), and so
+# does DuckDB with `union_by_name=true`. Every column: [docs/data.md](../docs/data.md).
 
 # %%
 import os
@@ -51,9 +52,23 @@ sorted(str(p.relative_to(OUT)) for p in OUT.glob("game=*/sweep=*"))
 # ## One row per cell, all sweeps at once
 
 # %%
-cells = pl.scan_parquet(OUT / "**" / "part-*.parquet", hive_partitioning=True, missing_columns="insert",
-                        extra_columns="ignore")
-cells.select("game", "sweep", "cell", "metric", "games", "rate", "rate_ci_low", "rate_ci_high").sort("game", "cell").collect()
+cells = read(OUT)   # every cell of every sweep, with all their parameter columns
+cells.select("game", "sweep", "cell", "variants.max_runoffs", "rules.max_loops", "games", "rate", "rate_ci_low",
+             "rate_ci_high").sort("game", "cell").collect()
+
+# %% [markdown]
+# The same in plain polars (one scan per sweep, `how="diagonal_relaxed"` unites their
+# columns) and in DuckDB; a single `pl.scan_parquet` over the root would take the first
+# file's columns and fail on (or, with `extra_columns="ignore"`, drop) the others'.
+
+# %%
+import duckdb  # noqa: E402
+
+plain = pl.concat([pl.scan_parquet(sd / "cell=*" / "*.parquet", hive_partitioning=True)
+                   for sd in sorted(OUT.glob("game=*/sweep=*"))], how="diagonal_relaxed")
+duck = duckdb.sql(f"SELECT * FROM read_parquet('{OUT}/**/*.parquet', hive_partitioning=true, union_by_name=true)").pl()
+assert plain.collect().height == duck.height == cells.collect().height
+duck.select("game", "cell", "variants.max_runoffs", "rules.max_loops", "rate").sort("game", "cell")
 
 # %% [markdown]
 # ## Lazy queries: filter one sweep, join a detail table
@@ -84,5 +99,10 @@ fig.tight_layout()
 # %%
 import json  # noqa: E402
 
-man = json.loads(next(OUT.glob("game=werewolf/sweep=*/manifest.json")).read_text())
-{k: man[k] for k in ("game", "seed", "version", "git_commit", "spec_sha256", "paired")}
+import pyarrow.parquet as pq  # noqa: E402
+
+man = json.loads(next(OUT.glob("game=werewolf/sweep=*/_manifest.json")).read_text())
+# every parquet file carries the same manifest in its metadata
+cell0 = next(OUT.glob("game=werewolf/sweep=*/cell=0/part-0.parquet"))
+assert json.loads(pq.read_schema(cell0).metadata[b"sim_manifest"]) == man
+{k: man[k] for k in ("game", "seed", "versions", "git_commit", "git_dirty", "created", "spec_sha256", "paired")}

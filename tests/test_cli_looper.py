@@ -5,6 +5,7 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
+from sim.analysis.dataset import run_tables
 from sim.cli import app
 
 runner = CliRunner()
@@ -64,11 +65,13 @@ def test_out_writes_parquet_and_manifest(tmp_path):
     assert r.exit_code == 0, r.output
     s = pl.read_parquet(out / "summary.parquet")
     assert s["games"][0] == 400 and s["scriptwriter"][0] == "adversarial"
-    deaths = pl.read_parquet(out / "deaths.parquet")
+    assert [p.name for p in sorted(out.iterdir())] == ["_manifest.json", "summary.parquet"]
+    tables = run_tables(out)  # the run's tables ride in the summary row, nested
+    deaths = tables["deaths"]
     assert set(deaths.columns) >= {"character", "killed_by", "rule", "deaths"}
-    kp = pl.read_parquet(out / "key_person.parquet")
+    kp = tables["key_person"]
     assert kp["games"].sum() == 400
-    m = json.loads((out / "manifest.json").read_text())
+    m = json.loads((out / "_manifest.json").read_text())
     assert m["seed"] == 3 and m["config"]["protagonist"]["attributes"] == ["male", "loud"]
     assert m["player"] == "deducer"
 

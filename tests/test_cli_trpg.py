@@ -5,6 +5,7 @@ from pathlib import Path
 import polars as pl
 from typer.testing import CliRunner
 
+from sim.analysis.dataset import run_tables
 from sim.cli import app
 
 runner = CliRunner()
@@ -82,9 +83,10 @@ def test_out_writes_parquet_and_manifest(tmp_path):
     out = tmp_path / "o"
     r = invoke("trpg", "run", ALLEY, "--games", "1500", "--out", str(out))
     assert r.exit_code == 0, r.output
-    assert pl.read_parquet(out / "sides.parquet")["side"].to_list() == ["players", "kaii"]
-    assert pl.read_parquet(out / "characters.parquet").height == 4
-    m = json.loads((out / "manifest.json").read_text())
+    tables = run_tables(out)
+    assert tables["sides"]["side"].to_list() == ["players", "kaii"]
+    assert tables["characters"].height == 4
+    m = json.loads((out / "_manifest.json").read_text())
     assert m["game"] == "trpg" and m["config"]["characters"]["aoi"]["hp"] == 14
 
 

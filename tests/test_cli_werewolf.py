@@ -5,6 +5,7 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
+from sim.analysis.dataset import run_tables
 from sim.cli import app
 
 runner = CliRunner()
@@ -62,8 +63,8 @@ def test_out_writes_parquet_and_manifest(tmp_path):
     assert r.exit_code == 0, r.output
     s = pl.read_parquet(out / "summary.parquet")
     assert s["games"][0] == 2000 and s["participants"][0] == 9
-    assert pl.read_parquet(out / "roles.parquet")["role"].to_list() == ["villager", "seer", "werewolf"]
-    m = json.loads((out / "manifest.json").read_text())
+    assert run_tables(out)["roles"]["role"].to_list() == ["villager", "seer", "werewolf"]
+    m = json.loads((out / "_manifest.json").read_text())
     assert m["game"] == "werewolf" and m["config"]["composition"]["default"] == "werewolf*2,seer,villager*6"
 
 

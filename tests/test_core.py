@@ -108,7 +108,7 @@ def test_write_tables_is_atomic_and_has_manifest(tmp_path):
     man = manifest("looper", {"rules": {"x": 1}}, 7)
     write_tables(out, {"t": pl.DataFrame({"a": [1, 2]})}, man)
     assert pl.read_parquet(out / "t.parquet")["a"].to_list() == [1, 2]
-    m = json.loads((out / "manifest.json").read_text())
+    m = json.loads((out / "_manifest.json").read_text())
     assert m["seed"] == 7 and m["config"] == {"rules": {"x": 1}} and len(m["config_sha256"]) == 64
     assert "version" in m and "git_commit" in m and "rules_page_sha256" in m
 
@@ -116,7 +116,7 @@ def test_write_tables_is_atomic_and_has_manifest(tmp_path):
         pass
 
     class Bad:
-        def write_parquet(self, path):
+        def to_arrow(self, **kw):
             raise Boom()
 
     with pytest.raises(Boom):

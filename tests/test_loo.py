@@ -143,7 +143,7 @@ def test_looper_cli_json_out_and_invalid_rosters(tmp_path):
         assert "permanent_moves" in x["note"]
     assert "die_if_with" in next(x["note"] for x in rows if x["removed"] == "yakuza")
     assert pl.read_parquet(out / "leave_one_out.parquet").to_dicts() == rows
-    m = json.loads((out / "manifest.json").read_text())
+    m = json.loads((out / "_manifest.json").read_text())
     assert m["command"] == "sim looper loo" and m["game"] == "looper" and m["games_per_row"] == 800
     assert m["config"]["rules"]["permanent_moves"] == 24
 
@@ -232,7 +232,7 @@ def test_trpg_last_member_of_a_side_cannot_be_removed(tmp_path):
     assert all(shade[k] is None for k in shade if k not in ("removed", "side", "note"))
     assert all(x["games"] == 500 and x["note"] == "" for x in rows[:-1])
     assert pl.read_parquet(out / "leave_one_out.parquet").to_dicts() == rows
-    m = json.loads((out / "manifest.json").read_text())
+    m = json.loads((out / "_manifest.json").read_text())
     assert m["command"] == "sim trpg loo" and m["games_per_row"] == 500 and m["scenario_file"] == ALLEY
     assert m["config"]["characters"]["host"]["side"] == "players"
 

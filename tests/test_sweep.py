@@ -110,14 +110,14 @@ def test_cell_equals_a_plain_run_and_batches_add_up(tmp_path):
     plain = run(4000, 3, village="claims", roles="werewolf*2,seer,villager*6", sets=["variants.max_runoffs=50"],
                 spawn=cell_spawn(spec, c.params))
     row = df.filter(pl.col("cell") == 3).row(0, named=True)
-    assert row["village_wins"] == plain.summary["village_wins"][0] and row["games"] == 4000
+    assert row["successes"] == plain.summary["village_wins"][0] and row["games"] == 4000
     blocks = read(tmp_path / "out", "blocks").filter(pl.col("cell") == 3).collect().sort("block")
     assert blocks["games"].sum() == 4000 and blocks["successes"].sum() == row["successes"]
     assert blocks.height == 16 and (blocks["start"].diff().drop_nulls() == 250).all()
     # two batches of a run are the run: games [0, 1500) + [1500, 4000)
     a = run(1500, 3, village="claims", setup=c.compiled[0], spawn=cell_spawn(spec, c.params))
     b = run(2500, 3, village="claims", setup=c.compiled[0], spawn=cell_spawn(spec, c.params), start=1500)
-    assert a.summary["village_wins"][0] + b.summary["village_wins"][0] == row["village_wins"]
+    assert a.summary["village_wins"][0] + b.summary["village_wins"][0] == row["successes"]
 
 
 def test_same_dataset_for_any_thread_count(tmp_path):
@@ -134,11 +134,11 @@ def test_cells_get_distinct_streams_unless_paired(tmp_path):
                                                   .replace("[1, 50]", "[200, 300]")), None)
     run_sweep(spec, tmp_path / "u")
     df = frame(tmp_path / "u")
-    assert df["village_wins"][0] != df["village_wins"][1]  # independent streams, max_days never binds
+    assert df["successes"][0] != df["successes"][1]  # independent streams, max_days never binds
     spec = parse_spec({**spec.raw, "paired": True}, None)
     run_sweep(spec, tmp_path / "p")
     df = frame(tmp_path / "p")
-    assert df["village_wins"][0] == df["village_wins"][1]  # same streams, same games
+    assert df["successes"][0] == df["successes"][1]  # same streams, same games
 
 
 # ----------------------------------------------------------------------------- adaptive
@@ -474,6 +474,6 @@ def test_looper_cells_share_the_adversarial_search_seed(tmp_path):
         roster = c.compiled[0]
         plain = run(400, 5, scriptwriter=w, roster=roster, spawn=cell_spawn(spec, c.params),
                     params=writer_params(w, roster, 5))  # the search seeded by the root seed alone
-        assert plain.summary["player_wins"][0] == df["player_wins"][c.index]
+        assert plain.summary["player_wins"][0] == df["successes"][c.index]
         assert plain.tables["key_person"]["games"].to_list() == \
             read(tmp_path, "key_person").filter(pl.col("cell") == c.index).collect()["games"].to_list()

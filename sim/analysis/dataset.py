@@ -3,12 +3,12 @@ one shape for analysis: a frame of cells (parameters, games, successes of the pr
 rate) and the game's tables with a ``cell`` column."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
 
+from sim.core.output import LEGACY_MANIFEST_FILE, MANIFEST_FILE, has_manifest, read_manifest
 from sim.errors import SimInputError
 
 PRIMARY = {"looper": ("player_wins", "player_win_rate"), "werewolf": ("village_wins", "village_win_rate")}
@@ -32,9 +32,9 @@ class Loaded:
 
 
 def _sweep_dirs(p: Path) -> list[Path]:
-    if p.name.startswith("sweep=") and (p / "manifest.json").is_file():
+    if p.name.startswith("sweep=") and has_manifest(p):
         return [p]
-    return sorted(m.parent for m in p.glob("**/sweep=*/manifest.json"))
+    return sorted({m.parent for name in (MANIFEST_FILE, LEGACY_MANIFEST_FILE) for m in p.glob(f"**/sweep=*/{name}")})
 
 
 def load(path: str | Path) -> Loaded:
@@ -47,15 +47,15 @@ def load(path: str | Path) -> Loaded:
         raise SimInputError(f"{p} holds {len(sweeps)} sweeps ({names}); point at one sweep=… directory")
     if sweeps:
         return _load_sweep(sweeps[0])
-    if (p / "manifest.json").is_file():
+    if has_manifest(p):
         return _load_run(p)
-    raise SimInputError(f"{p}: not a dataset (no sweep=…/manifest.json and no manifest.json)")
+    raise SimInputError(f"{p}: not a dataset (no sweep=…/{MANIFEST_FILE} and no {MANIFEST_FILE})")
 
 
 def _load_sweep(sd: Path) -> Loaded:
     from sim.sweep.dataset import SUMMARY_FILE, nested_tables, read
 
-    man = json.loads((sd / "manifest.json").read_text())
+    man = read_manifest(sd) or {}
     if not any(sd.glob(f"cell=*/{SUMMARY_FILE}")):
         raise SimInputError(f"{sd}: the sweep has no finished cells yet")
     cells = read(sd).collect()
@@ -65,10 +65,28 @@ def _load_sweep(sd: Path) -> Loaded:
                   man.get("metric", "rate"), cells.sort("cell"), tables, man, sd)
 
 
+def run_tables(d: str | Path) -> dict[str, pl.DataFrame]:
+    """The tables of one run's ``--out`` directory: a one-row file with nested tables (what
+    ``write_tables`` writes for several tables) is split back into its tables; the flat
+    files of older outputs (one per table) are read as they are."""
+    from sim.sweep.dataset import nested_tables
+
+    tables: dict[str, pl.DataFrame] = {}
+    for f in sorted(Path(d).glob("*.parquet")):
+        df = pl.read_parquet(f)
+        nested = nested_tables(df.schema) if df.height == 1 else []
+        for n in nested:
+            tables[n] = (df.select(n).explode(n).unnest(n) if df[n].list.len()[0] else
+                         pl.DataFrame(schema=df.schema[n].inner.to_schema()))
+        if len(nested) < df.width:
+            tables[f.stem] = df.drop(nested)
+    return tables
+
+
 def _load_run(d: Path) -> Loaded:
-    man = json.loads((d / "manifest.json").read_text())
+    man = read_manifest(d) or {}
     game = man.get("game", "")
-    tables = {f.stem: pl.read_parquet(f).with_columns(pl.lit(0).alias("cell")) for f in sorted(d.glob("*.parquet"))}
+    tables = {n: t.with_columns(pl.lit(0).alias("cell")) for n, t in run_tables(d).items()}
     command = man.get("command", "")
     if "matrix" in tables:
         m = tables["matrix"]

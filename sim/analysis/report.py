@@ -95,7 +95,9 @@ def render(d: Loaded, figs: list[Figure]) -> str:
     head = (f"<h1>{html.escape(title)}</h1><p>{html.escape(d.kind)} dataset <code>{html.escape(str(d.path))}</code>; "
             f"{d.cells.height} cell(s), {total}; primary rate: <b>{html.escape(d.metric)}</b>; seed "
             f"{html.escape(str(d.manifest.get('seed', '')))}, version {html.escape(str(d.manifest.get('version', '')))}, "
-            f"commit {html.escape(str(d.manifest.get('git_commit', ''))[:10])}.</p>")
+            f"commit {html.escape(str(d.manifest.get('git_commit', ''))[:10])}"
+            f"{' (uncommitted changes)' if d.manifest.get('git_dirty') else ''}"
+            f"{', made ' + html.escape(str(d.manifest['created'])) if d.manifest.get('created') else ''}.</p>")
     body = "".join(f'<figure><img src="{f.file}" alt="{html.escape(f.caption)}"><figcaption>{html.escape(f.caption)}'
                    f"</figcaption></figure>" for f in figs)
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"

@@ -283,11 +283,11 @@ def _remove_listed(d: Path, listed: Iterable[str]) -> bool:
 
 
 def command_line() -> str:
-    """The command as the user typed it (program name, then the arguments)."""
-    prog = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else "sim"
-    if prog in ("__main__.py", "-c", "-m"):
-        prog = "sim"
-    return shlex.join([prog, *sys.argv[1:]])
+    """The process's command line, shell-quoted (``python -m sim …`` spelled out)."""
+    argv = list(sys.argv)
+    if argv and Path(argv[0]).name == "__main__.py" and Path(argv[0]).parent.name == "sim":
+        argv[:1] = [Path(sys.executable).name, "-m", "sim"]
+    return shlex.join(argv)
 
 
 # -- sweep roots: written into, never replaced ----------------------------------------

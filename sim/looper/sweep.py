@@ -14,6 +14,7 @@ from sim.sweep.adapter import GameAdapter, user_config
 class LooperAdapter(GameAdapter):
     game = "looper"
     metric = "player_win_rate"
+    primary_columns = ("player_wins", "player_win_rate", "ci_low", "ci_high")
     strategy_keys = ("player", "scriptwriter")
     base_keys = frozenset({"config", "set", "expansion"})
     schema = CONFIG_SCHEMA

@@ -26,6 +26,9 @@ TIMING_COLUMNS = ("games_per_second", "seconds")
 class GameAdapter:
     game: str = ""
     metric: str = ""                        # name of the primary rate (adaptive sampling, compare)
+    # the game summary's own copies of the primary rate (count, rate, CI): a cell's row has
+    # them once, as successes / rate / rate_ci_low / rate_ci_high
+    primary_columns: tuple[str, ...] = ()
     strategy_keys: tuple[str, ...] = ()     # axis paths that name a strategy
     base_keys: frozenset = frozenset({"config", "set"})
     schema: Any = None                      # the game's configuration schema (sim.core.schema)

@@ -74,13 +74,15 @@ def run_cell(job: CellJob, compiled: Any = None) -> CellOutput:
     s, g = ad.primary(r.totals)
     lo, hi = wilson(s, g)
     # one row built in Python (a polars call per column costs more than the games of a
-    # small cell): parameters first, a game column of the same name (e.g. player) gives way
+    # small cell): parameters first, a game column of the same name (e.g. player) gives way,
+    # and the game's copies of the primary rate (player_wins, …) are left out
+    skip = {*job.params, *TIMING_COLUMNS, *ad.primary_columns}
     game_row = tables.pop("summary").row(0, named=True)
     summary = pl.DataFrame([{
         **job.params,
         "metric": ad.metric, "successes": s, "rate": s / g, "rate_ci_low": lo, "rate_ci_high": hi,
         "half_width": (hi - lo) / 2, "stopped": stopped, "batches": len(results), "n_blocks": len(blocks),
-        **{k: v for k, v in game_row.items() if k not in job.params and k not in TIMING_COLUMNS},
+        **{k: v for k, v in game_row.items() if k not in skip},
     }], schema_overrides={k: pl.List(pl.String) for k, v in job.params.items() if isinstance(v, list)})
     starts = sorted(blocks)
     tables["blocks"] = pl.DataFrame({

@@ -76,7 +76,9 @@ def sweep_cmd(
     con.print(t)
     if df.height > 60:
         con.print(f"… {df.height - 60} more cells in the dataset")
-    con.print(f"dataset: [bold]{rep.path}[/bold]  (pl.scan_parquet('{out}/**/part-*.parquet', hive_partitioning=True))")
+    con.print(f"dataset: {rep.path}  (every sweep under {out}, all parameter columns: "
+              f"sim.sweep.dataset.read('{out}') in polars, or DuckDB read_parquet('{out}/**/*.parquet', "
+              f"hive_partitioning=true, union_by_name=true); docs/data.md)", soft_wrap=True, markup=False)
 
 
 @clean_errors

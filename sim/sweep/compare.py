@@ -8,7 +8,6 @@ size). Cells that do not share streams get the unpaired (Wald) interval.
 """
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
+from sim.core.output import read_manifest
 from sim.errors import SimInputError
 from sim.sweep.dataset import SUMMARY_FILE, nested_tables
 
@@ -26,8 +26,7 @@ def load_cell(path: str | Path) -> tuple[dict, pl.DataFrame, dict]:
     p = Path(path)
     if not (p / SUMMARY_FILE).is_file():
         raise SimInputError(f"{p}: not a sweep cell directory (…/sweep=NAME/cell=I)")
-    man_path = p.parent / "manifest.json"
-    man = json.loads(man_path.read_text()) if man_path.is_file() else {}
+    man = read_manifest(p.parent) or {}
     row = pl.read_parquet(p / SUMMARY_FILE)
     if "blocks" not in row.columns:
         raise SimInputError(f"{p}: the cell has no block table")

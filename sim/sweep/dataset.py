@@ -1,6 +1,6 @@
 """The sweep dataset on disk: hive-partitioned parquet, one directory per cell.
 
-    OUT/game=<game>/sweep=<name>/manifest.json
+    OUT/game=<game>/sweep=<name>/_manifest.json
     OUT/game=<game>/sweep=<name>/cell=<i>/part-0.parquet   one row per cell
 
 The row holds the cell's parameters, its primary rate with CI and the game's summary,
@@ -8,10 +8,15 @@ and the game's tables (``deaths``, ``roles``, ``sides``, …, and ``blocks``: pe
 successes for paired comparisons) as list-of-struct columns. A cell is written into a
 hidden temporary directory and renamed into place, so a cell directory is either complete
 or absent: after a crash or ``kill -9`` a rerun skips the finished cells and plays the
-others again (temporary leftovers are removed first).
+others again (temporary leftovers are removed first). Each file carries the sweep's
+manifest in its key-value metadata (``sim_manifest``).
 
-    pl.scan_parquet("OUT/**/part-*.parquet", hive_partitioning=True)   # one row per cell
+Sweeps of different games or axes under one root have different columns, so a reader
+must take the union of the files' schemas (docs/data.md):
+
+    read("OUT")                                                        # one row per cell, every sweep
     read("OUT", "deaths")                                              # a nested table, flat
+    duckdb.sql("SELECT * FROM read_parquet('OUT/**/*.parquet', hive_partitioning=true, union_by_name=true)")
 """
 from __future__ import annotations
 
@@ -25,6 +30,7 @@ from pathlib import Path
 import polars as pl
 
 from sim.core.outdir import dir_mode
+from sim.core.output import LEGACY_MANIFEST_FILE, MANIFEST_FILE, manifest_json, read_manifest, write_parquet
 from sim.errors import SimInputError
 
 _CELL = re.compile(r"^cell=(\d+)$")
@@ -52,13 +58,13 @@ def clean_partial(sd: Path) -> int:
     return n
 
 
-def write_cell(sd: Path, index: int, tables: dict[str, pl.DataFrame]) -> Path:
+def write_cell(sd: Path, index: int, tables: dict[str, pl.DataFrame], man: dict | None = None) -> Path:
     final = sd / f"cell={index}"
     tmp = Path(tempfile.mkdtemp(prefix=f".tmp-cell={index}-", dir=sd))
     os.chmod(tmp, dir_mode())  # mkdtemp makes 0700; a cell is as readable as any directory
     try:
         for name, df in tables.items():
-            df.write_parquet(tmp / (SUMMARY_FILE if name == "summary" else f"{name}.parquet"))
+            write_parquet(df, tmp / (SUMMARY_FILE if name == "summary" else f"{name}.parquet"), man)
         os.rename(tmp, final)  # atomic: readers and resumes see all of the cell or none of it
     except OSError:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -72,13 +78,22 @@ def write_cell(sd: Path, index: int, tables: dict[str, pl.DataFrame]) -> Path:
 
 def write_json_atomic(path: Path, obj) -> None:
     tmp = path.with_name(f".tmp-{path.name}.{os.getpid()}")
-    tmp.write_text(json.dumps(obj, indent=2, ensure_ascii=False, default=str))
+    tmp.write_text(manifest_json(obj))
     os.replace(tmp, path)
+
+
+def write_manifest(sd: Path, man: dict) -> None:
+    """``_manifest.json`` of a sweep; an older ``manifest.json`` (which dataset readers would
+    take for data) is removed once the new one is in place."""
+    write_json_atomic(sd / MANIFEST_FILE, man)
+    (sd / LEGACY_MANIFEST_FILE).unlink(missing_ok=True)
 
 
 def check_resumable(sd: Path, spec_sha256: str) -> dict | None:
     """The existing manifest, if the same spec wrote it; a different spec is an error."""
-    m = sd / "manifest.json"
+    m = sd / MANIFEST_FILE
+    if not m.is_file():
+        m = sd / LEGACY_MANIFEST_FILE
     if not m.is_file():
         if done_cells(sd):
             raise SimInputError(f"{sd}: cells without a manifest; not a sweep dataset, choose another --out")
@@ -101,24 +116,27 @@ def nested_tables(schema) -> list[str]:
 def read(path: str | Path, table: str = "summary") -> pl.LazyFrame:
     """Scan a dataset (the --out root, a game=… or sweep=… directory) as one lazy frame with
     the hive columns game, sweep, cell: the cells' rows (``summary``, without the nested
-    tables) or one nested table, flattened, with the cells' swept parameters in front."""
+    tables) or one nested table, flattened, with the cells' swept parameters in front (from
+    the sweeps that have it). Sweeps with different columns are united by column name."""
     p = Path(path)
     sweeps = sorted({f.parent.parent for f in p.glob(f"**/{SUMMARY_FILE}")})
     if not sweeps:
         raise SimInputError(f"{p}: no sweep cells found (is it a sweep dataset?)")
-    parts = []
+    parts, held = [], set()
     for sd in sweeps:
-        man = sd / "manifest.json"
-        axes = json.loads(man.read_text()).get("axes", []) if man.is_file() else []
+        axes = (read_manifest(sd) or {}).get("axes", [])
         rows = pl.scan_parquet(sd / "cell=*" / SUMMARY_FILE, hive_partitioning=True)
         schema = rows.collect_schema()
         nested = nested_tables(schema)
         if table == "summary":
             parts.append(rows.drop(nested))
             continue
-        if table not in nested:
-            raise SimInputError(f"{sd}: no {table!r} table; the cells hold {', '.join(nested)}")
+        if table not in nested:  # another game's sweep under the same root
+            held.update(nested)
+            continue
         fields = {f.name for f in schema[table].inner.fields}
         keep = [c for c in ("game", "sweep", "cell", *axes) if c not in fields]
         parts.append(rows.select(*keep, table).explode(table).unnest(table))
+    if not parts:
+        raise SimInputError(f"{p}: no {table!r} table; the cells hold {', '.join(sorted(held))}")
     return pl.concat(parts, how="diagonal_relaxed") if len(parts) > 1 else parts[0]

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from sim.core.outdir import claim_sweep_root, register_sweep
-from sim.core.output import manifest
+from sim.core.output import MANIFEST_FILE, manifest
 from sim.sweep.backend import dask_client, parse_dask, run_dask, run_local
 from sim.sweep.cell import CellJob, CellOutput
-from sim.sweep.dataset import check_resumable, clean_partial, done_cells, sweep_dir, write_cell, write_json_atomic
+from sim.sweep.dataset import check_resumable, clean_partial, done_cells, sweep_dir, write_cell, write_manifest
 from sim.sweep.progress import sweep_progress
 from sim.sweep.spec import Spec, build_cells, cell_spawn
 
@@ -59,17 +59,21 @@ def run_sweep(spec: Spec, out: str | Path, *, dask: str | None = None, threads: 
 
 def _run(spec: Spec, cells: list, out: str | Path, client, threads: int | None, progress: bool) -> SweepReport:
     sd = sweep_dir(Path(out), spec.game, spec.name)
-    check_resumable(sd, spec.sha256)
+    old = check_resumable(sd, spec.sha256)
     register_sweep(Path(out), sd.relative_to(Path(out)).as_posix())
     sd.mkdir(parents=True, exist_ok=True)
     clean_partial(sd)
     points = [c.params for c in cells]
     cols = {p: [pt[p] for pt in points] for p in (points[0] if points else {})}
-    write_json_atomic(sd / "manifest.json", manifest(spec.game, spec.raw, spec.seed, {
+    # a resumed sweep keeps the manifest of the run that started it, so every cell file's
+    # metadata equals _manifest.json (a pre-0.2 manifest.json is replaced by a new one)
+    man = old if old is not None and (sd / MANIFEST_FILE).is_file() else manifest(spec.game, spec.raw, spec.seed, {
         "command": "sim sweep", "sweep": spec.name, "spec_sha256": spec.sha256, "paired": spec.paired,
         "metric": spec.adapter.metric, "axes": [a.path for a in spec.axes],
         "cells": [{"cell": c.index, "params": c.params} for c in cells],
-    }))
+    })
+    if man is not old:
+        write_manifest(sd, man)
     done = done_cells(sd)
     todo = [c for c in cells if c.index not in done]
     p = spec.plan
@@ -82,7 +86,7 @@ def _run(spec: Spec, cells: list, out: str | Path, client, threads: int | None, 
     t0 = time.perf_counter()
     with sweep_progress(len(cells), len(done), enabled=progress) as advance:
         def finished(res: CellOutput) -> None:
-            write_cell(sd, res.index, res.tables)
+            write_cell(sd, res.index, res.tables, man)
             stats["games"] += res.games
             advance(res.games)
 

@@ -27,6 +27,7 @@ def set_count(tree: dict, role: str, count: Any) -> None:
 class WerewolfAdapter(GameAdapter):
     game = "werewolf"
     metric = "village_win_rate"
+    primary_columns = ("village_wins", "village_win_rate", "ci_low", "ci_high")
     strategy_keys = ("village", "wolves")
     base_keys = frozenset({"config", "set", "roles"})
     schema = CONFIG_SCHEMA
