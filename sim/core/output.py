@@ -17,7 +17,6 @@ import hashlib
 import json
 import os
 import platform
-import shlex
 import subprocess
 import sys
 import time
