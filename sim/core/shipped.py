@@ -26,6 +26,8 @@ def find_shipped(arg: str | Path, shipped: dict[str, Path], what: str, base: Pat
     path = p if base is None or p.is_absolute() else base / p
     if path.is_file():
         return path
+    if path.is_dir():
+        raise SimInputError(f"{arg}: is a directory; expected a TOML file (a {what})")
     name = p.name[:-5] if p.name.endswith(".toml") else p.name
     if p.parent == Path(".") and name in shipped:
         return shipped[name]
