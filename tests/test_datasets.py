@@ -125,7 +125,8 @@ def test_run_dir_holds_one_parquet_file_and_underscored_side_files(outputs, labe
     names = sorted(p.name for p in d.iterdir())
     parquet = [n for n in names if n.endswith(".parquet")]
     assert len(parquet) == 1 and MANIFEST_FILE in names, names
-    assert all(n.startswith("_") for n in names if not n.endswith(".parquet"))
+    # side files start with "_" (the manifest) or "." (the output marker): readers skip both
+    assert all(n.startswith(("_", ".")) for n in names if not n.endswith(".parquet"))
     assert LEGACY_MANIFEST_FILE not in names
 
 
