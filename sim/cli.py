@@ -89,14 +89,11 @@ app = typer.Typer(
 
 
 def _register() -> None:
-    from sim.looper.cli import app as looper_app
+    from sim.core.game import games
+    from sim.game_cli import game_app
 
-    from sim.trpg.cli import app as trpg_app
-    from sim.werewolf.cli import app as werewolf_app
-
-    app.add_typer(looper_app, name="looper", help="The Looper loop game (rules: docs/rules/looper.md).")
-    app.add_typer(werewolf_app, name="werewolf", help="The Werewolf museum variant (rules: docs/rules/werewolf.md).")
-    app.add_typer(trpg_app, name="trpg", help="The 3d6 kaii TRPG (rules: docs/rules/trpg.md).")
+    for name, game in games().items():  # built-in games, then installed ones (entry points)
+        app.add_typer(game_app(game), name=name, help=game.title)
 
     from sim.sweep.cli import compare_cmd, sweep_cmd
 

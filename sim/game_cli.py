@@ -104,7 +104,7 @@ def run_command(game: Game) -> Callable:
             con.print(f"parquet tables and manifest written to [bold]{c['out']}[/bold]")
         finish(err)
 
-    return _command(run, [*_game_params(game), *_common(100_000, "Games to play."), *_side_params(game)],
+    return _command(run, [*_game_params(game), *_common(game.default_games, "Games to play."), *_side_params(game)],
                     f"Play GAMES games of {game.name}: the {game.metric.replace('_', ' ')} with its 95% CI and "
                     f"the game's tables.")
 
@@ -131,7 +131,7 @@ def loo_command(game: Game) -> Callable:
             con.print(f"parquet table and manifest written to [bold]{c['out']}[/bold]")
         finish(err)
 
-    return _command(loo, [*_game_params(game), *_common(100_000, "Games per row.", chunk=False),
+    return _command(loo, [*_game_params(game), *_common(game.default_loo_games, "Games per row.", chunk=False),
                           *_side_params(game)],
                     f"Leave one out: the {game.metric.replace('_', ' ')} with each removable part of the "
                     f"setup removed in turn, the same seed for every row (common random numbers).")

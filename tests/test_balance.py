@@ -138,10 +138,10 @@ def test_bad_balance_specs_exit_2(duel, text, match):
 
 
 # ----------------------------------------------------------------------------- the search itself
-from sim.sweep.adapter import GameAdapter  # noqa: E402
+from sim.core.game import Game  # noqa: E402
 
 
-class _Fake(GameAdapter):
+class _Fake(Game):
     """A stand-in game whose rate is a known function of the parameters (successes are
     the rounded expected count), to test the search logic without sampling noise."""
 
@@ -156,7 +156,7 @@ class _Fake(GameAdapter):
     def assign(self, cell, path, value):
         cell[path] = value
 
-    def compile(self, cell):
+    def compile_cell(self, cell):
         return dict(cell)
 
     def player(self, compiled, seed, spawn):

@@ -36,7 +36,7 @@ from sim.core.shipped import example_spec
 from sim.core.seeding import python_rng
 from sim.core.stats import wilson
 from sim.errors import SimInputError
-from sim.sweep.adapter import GameAdapter, adapter
+from sim.core.game import Game, get as get_game
 from sim.sweep.spec import positive_int, seed_of, spec_schema
 from sim.core.schema import ANY, check_keys
 
@@ -86,7 +86,7 @@ class BalanceSpec:
     params: list[Param]
     spec_dir: Path
     raw: dict
-    adapter: GameAdapter
+    protocol: Game
 
 
 def parse_balance(raw: dict, source: Path | None = None, *, target=None, tolerance=None, seed=None) -> BalanceSpec:
@@ -94,7 +94,7 @@ def parse_balance(raw: dict, source: Path | None = None, *, target=None, toleran
                "balance spec")
     if "game" not in raw:
         raise SimInputError("balance spec: name the game, e.g. game = \"trpg\"")
-    ad = adapter(raw["game"])
+    ad = get_game(raw["game"])
     check_keys(raw, spec_schema(TOP, "params", PARAM_SCHEMA, ad), "balance spec")
     t = raw.get("target", 0.5) if target is None else target
     tol = raw.get("tolerance", 0.01) if tolerance is None else tolerance
@@ -139,9 +139,9 @@ class Evaluator:
 
     def __init__(self, spec: BalanceSpec, threads: int | None = None):
         self.spec = spec
-        self.ad = spec.adapter
+        self.ad = spec.protocol
         self.base = self.ad.base_cell(spec.base, spec.spec_dir)
-        self.ad.compile(self.base)
+        self.ad.compile_cell(self.base)
         self.threads = threads
         self.cache: dict[tuple, list] = {}  # point → [successes, games, play]
         self.used = 0

@@ -65,13 +65,13 @@ def balance_cmd(
     d = {"game": sp.game, "target": sp.target, "tolerance": sp.tolerance, "settings": res.point, "rate": res.rate,
          "ci_low": res.ci_low, "ci_high": res.ci_high, "games": res.games, "hit": res.hit,
          "games_used": res.games_used, "evaluations": res.trace.height, "note": res.note,
-         "trace": str(out / "trace.parquet"), "metric": sp.adapter.metric}
+         "trace": str(out / "trace.parquet"), "metric": sp.protocol.metric}
     if as_json:
         emit_json(d)
         return finish(err)
     con = Console()
     verdict = "[green]hits the target[/green]" if res.hit else "[yellow]does not hit the target[/yellow]"
-    con.print(f"[bold]{sp.game}[/bold] balance for {sp.adapter.metric} = {sp.target:g} (±{sp.tolerance:g}): {verdict}")
+    con.print(f"[bold]{sp.game}[/bold] balance for {sp.protocol.metric} = {sp.target:g} (±{sp.tolerance:g}): {verdict}")
     for k, v in res.point.items():
         con.print(f"  {k} = [bold]{v!r}[/bold]")
     con.print(f"  measured {res.rate:.4f} (95% CI {res.ci_low:.4f} – {res.ci_high:.4f}, {res.games:,} games); "

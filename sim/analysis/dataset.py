@@ -11,7 +11,6 @@ import polars as pl
 from sim.core.output import LEGACY_MANIFEST_FILE, MANIFEST_FILE, has_manifest, read_manifest
 from sim.errors import SimInputError
 
-PRIMARY = {"looper": ("player_wins", "player_win_rate"), "werewolf": ("village_wins", "village_win_rate")}
 
 
 @dataclass
@@ -97,13 +96,12 @@ def _load_run(d: Path) -> Loaded:
     if "summary" not in tables:
         raise SimInputError(f"{d}: no summary.parquet")
     s = tables["summary"]
-    if game in PRIMARY:
-        k, metric = PRIMARY[game]
-        succ = int(s[k][0])
-    elif game == "trpg":
-        metric, succ = "win_rate", int(tables["sides"]["wins"][0])
-    else:
+    from sim.core.game import games as all_games
+
+    if game not in all_games():
         raise SimInputError(f"{d}: unknown game {game!r} in the manifest")
+    g = all_games()[game]
+    metric, succ = g.metric, g.run_primary(tables)
     cells = pl.DataFrame({"cell": [0], "games": [int(s["games"][0])], "successes": [succ]})
     return Loaded("run", game, command, [], metric, with_rates(cells), tables, man, d)
 

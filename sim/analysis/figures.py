@@ -38,7 +38,7 @@ def _numeric(s: pl.Series) -> bool:
     return s.dtype.is_numeric() and s.dtype != pl.Boolean
 
 
-def _save(fig, path: Path) -> None:
+def save(fig, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
@@ -67,7 +67,7 @@ def rate_vs_param(cells: pl.DataFrame, axis: str, metric: str, path: Path, targe
     ax.set_title(f"{metric} vs {axis}" + (" (pooled over the other axes)" if others > 1 else ""), fontsize=10)
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
-    _save(fig, path)
+    save(fig, path)
     return f"{metric} against {axis}, with the 95% CI band" + (
         f"; each point pools {others} cells over the other axes" if others > 1 else "")
 
@@ -98,7 +98,7 @@ def _heat(grid, xl, yl, xlab, ylab, metric, title, path, origin="lower") -> None
     ax.set_ylabel(ylab)
     ax.set_title(title, fontsize=10)
     fig.colorbar(im, ax=ax, label=metric)
-    _save(fig, path)
+    save(fig, path)
 
 
 def matrix_heatmap(matrix: pl.DataFrame, path: Path) -> str:
@@ -130,12 +130,12 @@ def tornado(cells: pl.DataFrame, axes: list[str], metric: str, path: Path) -> st
     span = max(max(r[2] for r in rows) - min(r[1] for r in rows), 0.02)
     ax.set_xlim(min(r[1] for r in rows) - 0.25 * span, max(r[2] for r in rows) + 0.25 * span)
     ax.set_title(f"effect of each parameter on {metric} (range of its pooled rates)", fontsize=10)
-    _save(fig, path)
+    save(fig, path)
     return (f"each parameter's effect: the bar spans its lowest and highest pooled {metric} (labels: the values "
             f"giving them); the dashed line is the overall rate {overall:.3f}")
 
 
-def _stacked(labels, parts: dict[str, np.ndarray], xlabel: str, title: str, path: Path) -> None:
+def stacked(labels, parts: dict[str, np.ndarray], xlabel: str, title: str, path: Path) -> None:
     fig, ax = plt.subplots(figsize=(8.5, 1.2 + 0.32 * len(labels)))
     left = np.zeros(len(labels))
     for name, vals in parts.items():
@@ -147,68 +147,25 @@ def _stacked(labels, parts: dict[str, np.ndarray], xlabel: str, title: str, path
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))  # outside: never hides a bar
     ax.grid(axis="x", alpha=0.3)
-    _save(fig, path)
+    save(fig, path)
 
 
 def causes(game: str, tables: dict, total_games: int, path: Path) -> str | None:
-    """Deaths per character by rule (looper), how each role left the game (werewolf),
-    falls and losses per character (trpg), over all cells."""
-    if game == "looper" and "deaths" in tables and tables["deaths"].height:
-        d = tables["deaths"].group_by("character", "rule").agg(pl.col("deaths").sum())
-        per = d.group_by("character").agg(pl.col("deaths").sum()).sort("deaths", descending=True).head(15)
-        chars = per["character"].to_list()
-        parts = {}
-        for rule in sorted(d["rule"].unique().to_list()):
-            sub = dict(zip(*d.filter(pl.col("rule") == rule).select("character", "deaths").to_dict(as_series=False).values()))
-            parts[rule] = np.array([sub.get(c, 0) / total_games for c in chars])
-        _stacked(chars, parts, "deaths per game", "deaths per character, by the rule that killed them", path)
-        return "deaths per game of the 15 most-killed characters, coloured by the rule that killed them (all cells)"
-    if game == "werewolf" and "roles" in tables:
-        r = tables["roles"]
-        outs = [c for c in r.columns if c.startswith("out_")]
-        w = r.with_columns([(pl.col(c) * pl.col("participant_games")).alias(c) for c in outs])
-        g = w.group_by("role").agg(pl.col("participant_games").sum(), *[pl.col(c).sum() for c in outs])
-        g = g.sort("role")
-        parts = {c[4:]: (g[c] / g["participant_games"]).to_numpy() for c in outs if g[c].sum() > 0}
-        _stacked(g["role"].to_list(), parts, "share of the role's participants",
-                 "how each role leaves the game", path)
-        return "share of each role's participants eliminated by each cause (all cells; the rest survive)"
-    if game == "trpg" and "characters" in tables:
-        c = tables["characters"]
-        cells = tables.get("_cell_games")
-        c = c.join(cells, on="cell") if cells is not None and "cell" in c.columns else c.with_columns(pl.lit(1).alias("games"))
-        g = c.group_by("character", "side").agg(
-            *[(pl.col(k) * pl.col("games")).sum() / pl.col("games").sum() for k in ("fall_rate", "loss_rate")]).sort("side", "character")
-        labels = [f"{a} ({s})" for a, s in zip(g["character"], g["side"])]
-        fig, ax = plt.subplots(figsize=(8.5, 1.2 + 0.35 * len(labels)))
-        y = np.arange(len(labels))
-        ax.barh(y - 0.2, g["fall_rate"].to_numpy(), height=0.4, label="fell (HP ≤ 0) at least once")
-        ax.barh(y + 0.2, g["loss_rate"].to_numpy(), height=0.4, label="lost (out of the combat)")
-        ax.set_yticks(y, labels, fontsize=8)
-        ax.invert_yaxis()
-        ax.set_xlabel("share of combats")
-        ax.set_title("falls and losses per character", fontsize=10)
-        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
-        ax.grid(axis="x", alpha=0.3)
-        _save(fig, path)
-        return "share of combats in which each character fell and in which it was lost (all cells)"
-    return None
+    """How participants leave the game, drawn by the game (:meth:`Game.causes_figure`)."""
+    from sim.core.game import get
+
+    return get(game).causes_figure(tables, total_games, path)
 
 
 def length_hist(game: str, tables: dict, cells: pl.DataFrame, path: Path) -> str | None:
-    if game == "werewolf" and "days" in tables:
-        h = tables["days"].group_by("days").agg(pl.col("games").sum()).sort("days")
-        x, y, lab = h["days"].to_numpy(), h["games"].to_numpy(), "days (votes held)"
-    elif game == "trpg" and "rounds" in tables:
-        h = tables["rounds"].group_by("rounds").agg(pl.col("games").sum()).sort("rounds")
-        x, y, lab = h["rounds"].to_numpy(), h["games"].to_numpy(), "rounds"
-    elif game == "looper" and "wins_by_loop" in tables:
-        w = tables["wins_by_loop"].group_by("loop").agg(pl.col("wins").sum()).sort("loop")
-        x, y = w["loop"].to_numpy(), w["wins"].to_numpy().astype(float)
-        y[-1] += cells["games"].sum() - cells["successes"].sum()  # lost games play every loop
-        lab = "loops played"
-    else:
+    """The distribution of game length over all cells (:meth:`Game.lengths`)."""
+    from sim.core.game import get
+
+    got = get(game).lengths(tables, cells)
+    if got is None:
         return None
+    x, y, lab = got
+    y = np.asarray(y, dtype=float)
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     ax.bar(x, y / y.sum(), width=0.85)
     ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
@@ -217,7 +174,7 @@ def length_hist(game: str, tables: dict, cells: pl.DataFrame, path: Path) -> str
     mean = float((x * y).sum() / y.sum())
     ax.set_title(f"game length (mean {mean:.2f} {lab.split()[0]})", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
-    _save(fig, path)
+    save(fig, path)
     return f"distribution of game length in {lab} over all cells"
 
 
@@ -238,5 +195,5 @@ def loo_bars(loo: pl.DataFrame, path: Path) -> str:
     ax.set_xlabel(f"change in {rate} (95% CI of the new rate)")
     ax.set_title(f"leave one out: {rate} change when each is {key}", fontsize=10)
     ax.grid(axis="x", alpha=0.3)
-    _save(fig, path)
+    save(fig, path)
     return f"change of {rate} when each one is {key}, against the full setup"

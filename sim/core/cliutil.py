@@ -65,6 +65,15 @@ def finish(write_error: Optional[str]) -> None:
         raise typer.Exit(1)
 
 
+def print_notes(con, df, key: str) -> None:
+    """The ``note`` column of a leave-one-out table, one line per noted row."""
+    notes = [(r[key], r["note"]) for r in df.iter_rows(named=True) if r["note"]]
+    if notes:
+        con.print("* notes:")
+        for cid, note in notes:
+            con.print(f"  {cid}: {note}", soft_wrap=True, markup=False, highlight=False)
+
+
 def emit_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(obj, default=_jsonable, ensure_ascii=False) + "\n")
 

@@ -26,6 +26,7 @@ import numpy as np
 import polars as pl
 
 from sim.core.config import assign_path, load_toml, split_assignment
+from sim.core.schema import ANY, check_keys
 from sim.core.plugins import Registry
 from sim.core.runner import DEFAULT_CHUNK, GameResult
 from sim.errors import SimInputError
@@ -56,8 +57,15 @@ class Game:
     title: str = ""                          # one line for ``sim --help``
     sides: tuple[str, ...] = ()              # strategy slots, in CLI order
     metric: str = ""                         # the primary rate's column
+    # the summary's own copies of the primary rate (count, rate, CI): a sweep cell's row has
+    # them once, as successes / rate / rate_ci_low / rate_ci_high
+    primary_columns: tuple[str, ...] = ()
     options: tuple[Option, ...] = ()         # the game's own run options
     base_keys: frozenset = frozenset({"config", "set"})   # a sweep spec's [base] keys
+    schema: Any = None                       # the configuration's keys (sim.core.schema)
+    has_loo: bool = True                     # ``sim GAME loo``
+    default_games: int = 100_000             # ``run --games`` when not given
+    default_loo_games: int = 100_000         # ``loo --games`` (per row)
 
     # -- strategies ---------------------------------------------------------------------
     def registries(self) -> Mapping[str, Registry]:
@@ -133,18 +141,39 @@ class Game:
     def print_loo(self, df: pl.DataFrame, setup: Any, strategies: Mapping[str, Any], games: int, console) -> None:
         raise NotImplementedError
 
+    def loo_manifest(self, setup: Any) -> dict:
+        """Extra keys of a leave-one-out manifest and JSON (e.g. the TRPG's sides)."""
+        return {}
+
+    # -- the game's own commands and report figures -----------------------------------------
+    def commands(self, app) -> None:
+        """Add the game's own sub-commands (``sim werewolf exact``, ``sim trpg matrix``, …)."""
+
+    def run_primary(self, tables: Mapping[str, pl.DataFrame]) -> int:
+        """Successes of the primary rate in one run's tables (the dataset loader)."""
+        return int(tables["summary"][self.primary_columns[0]][0])
+
+    def causes_figure(self, tables: Mapping[str, pl.DataFrame], total_games: int, path: Path) -> str | None:
+        """Draw how participants leave the game (deaths, eliminations, falls) into ``path``;
+        the caption, or None when the tables have nothing to draw."""
+        return None
+
+    def lengths(self, tables: Mapping[str, pl.DataFrame], cells: pl.DataFrame):
+        """Game lengths over all cells: (values, games, axis label), or None."""
+        return None
+
     # -- sweeps ---------------------------------------------------------------------------
     def base_tree(self, base: dict, spec_dir: Path) -> dict:
         """The tree of a sweep or balance spec's ``[base]`` table (its game keys)."""
-        return self.build(user_config(base, spec_dir))
+        return self.build(user_config(base, spec_dir, self.schema))
+
+    def base_schema(self) -> dict:
+        """The keys of a spec's [base] table for this game."""
+        return {k: ANY for k in sorted(self.base_keys | set(self.sides))}
 
     def base_cell(self, base: dict, spec_dir: Path) -> dict:
         """A sweep cell: ``{"tree": …, "strategies": {side: name}}`` (picklable)."""
-        allowed = set(self.base_keys) | set(self.sides)
-        unknown = set(base) - allowed
-        if unknown:
-            raise SimInputError(f"[base]: unknown key(s) {', '.join(sorted(unknown))}; "
-                                f"{self.name} takes {', '.join(sorted(allowed))}")
+        check_keys({"base": base}, {"base": self.base_schema()}, f"{self.name} spec")
         sets = base.get("set", [])
         if not isinstance(sets, list) or not all(isinstance(x, str) for x in sets):
             raise SimInputError("base.set: expected a list of \"PATH=VALUE\" strings")
@@ -163,7 +192,7 @@ class Game:
                 raise SimInputError(f"{path}: expected a strategy name, got {value!r}")
             cell["strategies"][path] = value
             return
-        assign_path(cell["tree"], self.expand_path(cell["tree"], path), copy.deepcopy(value))
+        assign_path(cell["tree"], self.expand_path(cell["tree"], path), copy.deepcopy(value), schema=self.schema)
 
     def expand_path(self, tree: dict, path: str) -> str:
         return path
@@ -191,15 +220,22 @@ def sum_totals(results: list[GameResult]) -> dict:
     return {k: np.sum([r.totals[k] for r in results], axis=0) for k in results[0].totals}
 
 
-def user_config(base: dict, spec_dir: Path) -> dict | None:
-    """``[base] config = "file.toml"`` (relative to the spec) or an inline table."""
+def user_config(base: dict, spec_dir: Path, schema: Any = None) -> dict | None:
+    """``[base] config = "file.toml"`` (relative to the spec) or an inline table; its keys
+    are checked against the game's ``schema``."""
     c = base.get("config")
     if c is None:
         return None
     if isinstance(c, dict):
+        if schema is not None:
+            check_keys(c, schema, "base.config")
         return c
     if isinstance(c, str):
-        return load_toml((spec_dir / c) if not Path(c).is_absolute() else Path(c))
+        p = (spec_dir / c) if not Path(c).is_absolute() else Path(c)
+        cfg = load_toml(p)
+        if schema is not None:
+            check_keys(cfg, schema, str(p))
+        return cfg
     raise SimInputError(f"base.config: expected a file name or a table, got {c!r}")
 
 

@@ -1,10 +1,17 @@
-"""The Looper as a :class:`sim.core.game.Game`."""
+"""The Looper as a :class:`sim.core.game.Game`: ``--protagonist``, ``--key-person``,
+``--expansion``; in sweeps any character's number, attributes or location (shorthands
+such as ``cat.threshold`` work), ``setup.key_person``, ``protagonist.*`` and the sides
+``player`` / ``scriptwriter``."""
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+import polars as pl
+
 from sim.core.game import Game, Option, user_config
 from sim.core.validate import bool_at
+from sim.looper.roster import CONFIG_SCHEMA, _expand_short_path, build_config, compile_roster
 
 
 def _attrs(text):
@@ -18,6 +25,7 @@ class Looper(Game):
     title = "The Looper loop game (docs/rules/looper.md)."
     sides = ("player", "scriptwriter")
     metric = "player_win_rate"
+    primary_columns = ("player_wins", "player_win_rate", "ci_low", "ci_high")
     options = (
         Option("protagonist", str, None, ("--protagonist",), "Attributes, e.g. male,loud"),
         Option("protagonist_location", str, None, ("--protagonist-location",), "Where the protagonist starts."),
@@ -26,6 +34,7 @@ class Looper(Game):
         Option("expansion", bool, False, ("--expansion",), "Add the optional expansion roster."),
     )
     base_keys = frozenset({"config", "set", "expansion"})
+    schema = CONFIG_SCHEMA
 
     def registries(self):
         from strategies.looper import PLAYERS, SCRIPTWRITERS
@@ -34,8 +43,6 @@ class Looper(Game):
 
     def build(self, config=None, sets=(), protagonist=None, protagonist_location=None, key_person=None,
               expansion=False):
-        from sim.looper.roster import build_config
-
         sets = list(sets)
         if protagonist_location is not None:
             sets.append(f"protagonist.location={protagonist_location}")
@@ -44,8 +51,6 @@ class Looper(Game):
         return build_config(config, sets, expansion=expansion, protagonist=_attrs(protagonist))
 
     def compile(self, tree):
-        from sim.looper.roster import compile_roster
-
         return compile_roster(tree)
 
     def run(self, setup, strategies, games, seed=0, **kw):
@@ -81,16 +86,12 @@ class Looper(Game):
 
         print_loo(df, strategies, games, console)
 
-    # sweeps: character shorthands such as ``cat.threshold``
+    # -- sweeps -------------------------------------------------------------------------
     def base_tree(self, base, spec_dir: Path):
-        from sim.looper.roster import build_config
-
         expansion = bool_at(base.get("expansion", False), "base.expansion")
-        return build_config(user_config(base, spec_dir), expansion=expansion)
+        return build_config(user_config(base, spec_dir, self.schema), expansion=expansion)
 
     def expand_path(self, tree, path):
-        from sim.looper.roster import _expand_short_path
-
         return _expand_short_path(tree, path)
 
     def player(self, compiled, seed, spawn):
@@ -105,6 +106,31 @@ class Looper(Game):
             return run(games, seed, player=s["player"], scriptwriter=s["scriptwriter"], roster=roster,
                        spawn=spawn, start=start, params=params, tables=False, **kw)
         return play
+
+    # -- report -------------------------------------------------------------------------
+    def causes_figure(self, tables, total_games, path):
+        from sim.analysis.figures import stacked
+
+        if "deaths" not in tables or not tables["deaths"].height:
+            return None
+        d = tables["deaths"].group_by("character", "rule").agg(pl.col("deaths").sum())
+        per = d.group_by("character").agg(pl.col("deaths").sum()).sort("deaths", descending=True).head(15)
+        chars = per["character"].to_list()
+        parts = {}
+        for rule in sorted(d["rule"].unique().to_list()):
+            sub = dict(zip(*d.filter(pl.col("rule") == rule).select("character", "deaths")
+                           .to_dict(as_series=False).values()))
+            parts[rule] = np.array([sub.get(c, 0) / total_games for c in chars])
+        stacked(chars, parts, "deaths per game", "deaths per character, by the rule that killed them", path)
+        return "deaths per game of the 15 most-killed characters, coloured by the rule that killed them (all cells)"
+
+    def lengths(self, tables, cells):
+        if "wins_by_loop" not in tables:
+            return None
+        w = tables["wins_by_loop"].group_by("loop").agg(pl.col("wins").sum()).sort("loop")
+        x, y = w["loop"].to_numpy(), w["wins"].to_numpy().astype(float)
+        y[-1] += cells["games"].sum() - cells["successes"].sum()  # lost games play every loop
+        return x, y, "loops played"
 
 
 GAME = Looper()

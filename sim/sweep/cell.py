@@ -12,7 +12,7 @@ from typing import Any
 import polars as pl
 
 from sim.core.stats import wilson
-from sim.sweep.adapter import TIMING_COLUMNS, adapter, sum_totals
+from sim.core.game import TIMING_COLUMNS, get as get_game, sum_totals
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,7 @@ class CellJob:
     game: str
     index: int
     params: dict          # column name -> value (normalised per axis)
-    config: dict          # the adapter's cell dict
+    config: dict          # the game's cell dict
     seed: int
     spawn: tuple
     games: int | None     # fixed games, or None for adaptive
@@ -40,9 +40,9 @@ class CellOutput:
 
 
 def run_cell(job: CellJob, compiled: Any = None) -> CellOutput:
-    ad = adapter(job.game)
+    ad = get_game(job.game)
     if compiled is None:
-        compiled = ad.compile(job.config)
+        compiled = ad.compile_cell(job.config)
     play = ad.player(compiled, job.seed, job.spawn)
     blocks: dict[int, tuple[int, int]] = {}
     lock = threading.Lock()

@@ -61,12 +61,12 @@ def sweep_cmd(
         emit_json({"game": sp.game, "sweep": sp.name, "dataset": str(rep.path), "cells": rep.cells,
                    "cells_run": rep.run, "cells_skipped": rep.skipped, "games": rep.games,
                    "seconds": rep.seconds, "games_per_second": rep.games_per_second,
-                   "metric": sp.adapter.metric, "rows": df.to_dicts()})
+                   "metric": sp.protocol.metric, "rows": df.to_dicts()})
         return
     con = Console()
     con.print(f"[bold]{sp.game} sweep {sp.name}[/bold]: {rep.cells} cells ({rep.run} run, {rep.skipped} "
               f"already done), {rep.games:,} games in {rep.seconds:.2f} s ({rep.games_per_second:,.0f} games/s)")
-    t = Table(title=f"{sp.adapter.metric} per cell (95% CI)")
+    t = Table(title=f"{sp.protocol.metric} per cell (95% CI)")
     axes = [a.path for a in sp.axes]
     for c in ["cell", *axes, "games", "rate", "95% CI"]:
         t.add_column(c, justify="right")

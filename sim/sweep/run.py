@@ -69,7 +69,7 @@ def _run(spec: Spec, cells: list, out: str | Path, client, threads: int | None, 
     # metadata equals _manifest.json (a pre-0.2 manifest.json is replaced by a new one)
     man = old if old is not None and (sd / MANIFEST_FILE).is_file() else manifest(spec.game, spec.raw, spec.seed, {
         "command": "sim sweep", "sweep": spec.name, "spec_sha256": spec.sha256, "paired": spec.paired,
-        "metric": spec.adapter.metric, "axes": [a.path for a in spec.axes],
+        "metric": spec.protocol.metric, "axes": [a.path for a in spec.axes],
         "cells": [{"cell": c.index, "params": c.params} for c in cells],
     })
     if man is not old:

@@ -41,7 +41,7 @@ from sim.core.shipped import example_spec
 from sim.core.validate import MAX_GAMES
 from sim.core.seeding import python_rng
 from sim.errors import SimInputError
-from sim.sweep.adapter import GameAdapter, adapter
+from sim.core.game import Game, get as get_game
 
 TOP_KEYS = ("game", "name", "seed", "games", "target_ci", "batch", "max_games", "blocks", "paired",
             "samples")
@@ -87,7 +87,7 @@ class Spec:
     base: dict
     raw: dict
     spec_dir: Path
-    adapter: GameAdapter
+    protocol: Game
 
     @property
     def sha256(self) -> str:
@@ -159,7 +159,7 @@ def seed_of(v) -> int:
     return v
 
 
-def spec_schema(top: Iterable[str], list_key: str, item: dict, ad: GameAdapter | None) -> dict:
+def spec_schema(top: Iterable[str], list_key: str, item: dict, ad: Game | None) -> dict:
     """A sweep or balance spec's keys: ``top`` values, ``[base]`` (the game's keys, when the
     game is known) and the list of axis / param tables. Shared with balance specs."""
     return {**{k: ANY for k in top}, "base": ad.base_schema() if ad else ANY, list_key: ListOf(item)}
@@ -224,7 +224,7 @@ def parse_spec(raw: dict, source: Path | None = None) -> Spec:
                "sweep spec")
     if "game" not in raw:
         raise SimInputError("sweep spec: name the game, e.g. game = \"werewolf\"")
-    ad = adapter(raw["game"])
+    ad = get_game(raw["game"])
     check_keys(raw, spec_schema(TOP_KEYS, "axes", AXIS_SCHEMA, ad), "sweep spec")
     name = raw.get("name", source.stem if source else "sweep")
     if not isinstance(name, str) or not name or any(c in name for c in "/\\=") or name.startswith("."):
@@ -294,15 +294,15 @@ def load_spec(path: str | Path, *, seed: int | None = None, games: int | None = 
 class Cell:
     index: int
     params: dict[str, Any]
-    config: dict          # the adapter's cell dict (picklable)
+    config: dict          # the game's cell dict (picklable)
     compiled: Any = None  # local backend only
 
 
 def build_cells(spec: Spec) -> list[Cell]:
     """Every cell, assigned and compiled: bad paths or values fail here, before any game."""
-    ad = spec.adapter
+    ad = spec.protocol
     base = ad.base_cell(spec.base, spec.spec_dir)
-    ad.compile(base)
+    ad.compile_cell(base)
     cells = []
     for i, pt in enumerate(spec.points()):
         try:

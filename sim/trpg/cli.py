@@ -1,4 +1,5 @@
-"""``sim trpg …`` commands."""
+"""The TRPG's own commands: scenarios, matrix, check, labour, sleep, growth, exact (run and
+loo are sim.game_cli's, through the Game protocol)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -40,109 +41,6 @@ def scenarios_cmd(as_json: bool = typer.Option(False, "--json")):
     for k, v in found.items():
         t.add_row(k, v)
     Console().print(t)
-
-
-@app.command("run")
-@clean_errors
-def run_cmd(
-    scenario: Path = typer.Argument(..., help=SCENARIO_HELP),
-    games: int = typer.Option(100_000, "--games", "-n"),
-    seed: int = typer.Option(0, "--seed"),
-    sets: List[str] = typer.Option([], "--set", help="PATH=VALUE, e.g. characters.aoi.hp=20"),
-    out: Optional[Path] = typer.Option(None, "--out"),
-    as_json: bool = typer.Option(False, "--json"),
-    threads: Optional[int] = typer.Option(None, "--threads"),
-    chunk_size: int = typer.Option(DEFAULT_CHUNK, "--chunk-size"),
-):
-    """Play GAMES combats: each side's win rate with 95% CI, draws, rounds, per-character fates."""
-    from sim.trpg.game import run
-    from sim.trpg.sheets import resolve_scenario
-
-    check_run_counts(games, threads, chunk_size)
-    sc = resolve_scenario(scenario, sets)
-    od = claim_out(out)
-    with guard(od):
-        res = run(games, seed, scenario=sc, threads=threads, chunk_size=chunk_size,
-                  progress=want_progress(games, as_json))
-        err = save_tables(od, res.tables, manifest("trpg", sc.config, seed, {
-            "games": games, "command": "sim trpg run", "scenario_file": str(scenario)}))
-    if as_json:
-        emit_json(res.to_json())
-        return finish(err)
-    con = Console()
-    s = res.summary.row(0, named=True)
-    con.print(f"[bold]TRPG[/bold] — {s['scenario']}: {s['games']:,} combats, seed {seed}; draws "
-              f"{s['draw_rate']:.4f}; mean rounds {s['mean_rounds']:.2f}; {s['games_per_second']:,.0f} combats/s")
-    t = Table(title="win rate per side")
-    for c in ("side", "win rate", "95% CI"):
-        t.add_column(c, justify="left" if c == "side" else "right")
-    for r in res.tables["sides"].iter_rows(named=True):
-        t.add_row(r["side"], f"{r['win_rate']:.4f}", f"{r['ci_low']:.4f} – {r['ci_high']:.4f}")
-    con.print(t)
-    t = Table(title="per character (per combat)")
-    cols = res.tables["characters"].columns
-    for c in cols:
-        t.add_column(c, justify="left" if c in ("character", "side") else "right")
-    for r in res.tables["characters"].iter_rows(named=True):
-        t.add_row(*[r[c] if c in ("character", "side") else f"{r[c]:.3f}" for c in cols])
-    con.print(t)
-    if out is not None and not err:
-        con.print(f"parquet tables and manifest written to [bold]{out}[/bold]")
-    finish(err)
-
-
-@app.command("loo")
-@clean_errors
-def loo_cmd(
-    scenario: Path = typer.Argument(..., help=SCENARIO_HELP),
-    games: int = typer.Option(100_000, "--games", "-n", help="Combats per row."),
-    seed: int = typer.Option(0, "--seed", help="Root seed, the same for every row (common random numbers)."),
-    sets: List[str] = typer.Option([], "--set", help="PATH=VALUE, e.g. characters.aoi.hp=20"),
-    out: Optional[Path] = typer.Option(None, "--out"),
-    as_json: bool = typer.Option(False, "--json"),
-    threads: Optional[int] = typer.Option(None, "--threads"),
-):
-    """Leave one out: every side's win rate and the draw rate with each character removed (T-9)."""
-    from sim.trpg.loo import leave_one_out
-    from sim.trpg.sheets import resolve_scenario
-
-    check_run_counts(games, threads, DEFAULT_CHUNK)
-    sc = resolve_scenario(scenario, sets)
-    od = claim_out(out)
-    with guard(od):
-        df = leave_one_out(games, seed, scenario=sc, threads=threads)
-        err = save_tables(od, {"leave_one_out": df}, manifest("trpg", sc.config, seed, {
-            "games_per_row": games, "sides": sc.sides, "command": "sim trpg loo",
-            "scenario_file": str(scenario)}))
-    if as_json:
-        emit_json({"games_per_row": games, "sides": sc.sides, "rows": df.to_dicts()})
-        return finish(err)
-    con = Console()
-    t = Table(title=f"leave one out — {sc.name}: {games:,} combats per row, same seed (common random numbers)")
-    t.add_column("removed (side)", no_wrap=True)
-    t.add_column("outcome", no_wrap=True)
-    t.add_column("rate", justify="right")
-    t.add_column("95% CI", justify="right", no_wrap=True)
-    t.add_column("change", justify="right")
-    for r in df.iter_rows(named=True):
-        name = r["removed"] + (f" ({r['side']})" if r["side"] else "") + (" *" if r["note"] else "")
-        if r["games"] is None:
-            t.add_row(name, "—", "—", "—", "—")
-        else:
-            for k, s in enumerate(sc.sides):
-                t.add_row(name if k == 0 else "", f"{s} win", f"{r[s + '_win_rate']:.4f}",
-                          f"{r[s + '_ci_low']:.4f} – {r[s + '_ci_high']:.4f}", f"{r[s + '_delta']:+.4f}")
-            t.add_row("", "draw", f"{r['draw_rate']:.4f}", "", f"{r['draw_delta']:+.4f}")
-        t.add_section()
-    con.print(t)
-    notes = [(r["removed"], r["note"]) for r in df.iter_rows(named=True) if r["note"]]
-    if notes:
-        con.print("* notes:")
-        for cid, note in notes:
-            con.print(f"  {cid}: {note}", soft_wrap=True, markup=False, highlight=False)
-    if out is not None and not err:
-        con.print(f"parquet table and manifest written to [bold]{out}[/bold]")
-    finish(err)
 
 
 @app.command("matrix")

@@ -2,16 +2,22 @@
 
 Strategies are per character and live in the scenario (``characters.<id>.strategy``), so
 the game has no command-line strategy slots; its primary rate is the first side's win
-rate (``scenario.sides[0]``)."""
+rate (``scenario.sides[0]``). Sweeps reach any sheet, weapon, ability, rule or strategy
+path (``characters.p1.skills.melee``, ``weapons.pistol.dice``)."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from sim.core.config import deep_merge
-from sim.core.game import Game, Option, user_config
-from sim.errors import SimInputError
+import numpy as np
+import polars as pl
 
-SCENARIO_HELP = "Scenario: a TOML file (sides, characters, weapons, rules) or a shipped scenario's name."
+from sim.core.config import deep_merge, load_toml
+from sim.core.game import Game, Option, user_config
+from sim.core.schema import check_keys
+from sim.errors import SimInputError
+from sim.trpg.sheets import SCENARIO_SCHEMA, build_config, compile_scenario, scenario_path
+
+SCENARIO_HELP = "Scenario: a TOML file (sides, characters, weapons, rules) or a shipped scenario's name (alley)."
 
 
 class Trpg(Game):
@@ -21,24 +27,22 @@ class Trpg(Game):
     metric = "win_rate"
     options = (Option("scenario", str, ..., (), SCENARIO_HELP),)
     base_keys = frozenset({"config", "set", "scenario"})
+    schema = SCENARIO_SCHEMA
 
     def registries(self):
         return {}
 
     def build(self, config=None, sets=(), scenario=None):
-        from sim.trpg.sheets import build_config
-
         if scenario is None:
             raise SimInputError("trpg: name a scenario")
-        tree = build_config(scenario_path(scenario))
+        tree = build_config(scenario)
         if config is not None:
-            from sim.core.config import load_toml
-
-            tree = deep_merge(tree, load_toml(config) if isinstance(config, (str, Path)) else config)
+            extra = load_toml(config) if isinstance(config, (str, Path)) else config
+            check_keys(extra, self.schema, str(config) if isinstance(config, (str, Path)) else "--config")
+            tree = deep_merge(tree, extra)
         return build_config(tree, sets)
 
     def compile(self, tree):
-        from sim.trpg.sheets import compile_scenario
         from strategies.trpg import load_plugin
 
         sc = compile_scenario(tree)
@@ -62,6 +66,9 @@ class Trpg(Game):
 
         return summary_tables(result)
 
+    def run_primary(self, tables):
+        return int(tables["sides"]["wins"][0])
+
     def print_run(self, result, console):
         from sim.trpg.text import print_run
 
@@ -72,33 +79,60 @@ class Trpg(Game):
 
         return leave_one_out(games, seed, scenario=setup, threads=threads)
 
+    def loo_manifest(self, setup):
+        return {"sides": setup.sides}
+
     def print_loo(self, df, setup, strategies, games, console):
         from sim.trpg.text import print_loo
 
         print_loo(df, setup, games, console)
 
-    def base_tree(self, base, spec_dir: Path):
-        from sim.trpg.sheets import build_config
+    def commands(self, app):
+        from sim.trpg.cli import app as own
 
+        app.registered_commands.extend(own.registered_commands)
+
+    # -- sweeps -------------------------------------------------------------------------
+    def base_tree(self, base, spec_dir: Path):
         sc = base.get("scenario")
         if not isinstance(sc, str):
             raise SimInputError("base.scenario: name the scenario file, e.g. scenario = \"squad.toml\"")
-        path = Path(sc) if Path(sc).is_absolute() else spec_dir / sc
-        tree = build_config(path if path.is_file() else scenario_path(sc))
-        extra = user_config(base, spec_dir)
+        tree = build_config(scenario_path(sc, spec_dir))  # beside the spec, or a shipped scenario
+        extra = user_config(base, spec_dir, self.schema)
         return deep_merge(tree, extra) if extra else tree
 
+    # -- report -------------------------------------------------------------------------
+    def causes_figure(self, tables, total_games, path):
+        from sim.analysis.figures import plt, save
 
-def scenario_path(name: str | Path) -> Path:
-    """A scenario file, or a shipped scenario by name (``alley``, ``alley.toml``)."""
-    p = Path(name)
-    if p.is_file() or p.is_dir():
-        return p
-    shipped = Path(__file__).parent / "data" / "scenarios"
-    for cand in (shipped / p.name, shipped / f"{p.name}.toml"):
-        if cand.is_file():
-            return cand
-    return p
+        if "characters" not in tables:
+            return None
+        c = tables["characters"]
+        cells = tables.get("_cell_games")
+        c = (c.join(cells, on="cell") if cells is not None and "cell" in c.columns
+             else c.with_columns(pl.lit(1).alias("games")))
+        g = c.group_by("character", "side").agg(
+            *[(pl.col(k) * pl.col("games")).sum() / pl.col("games").sum() for k in ("fall_rate", "loss_rate")]
+        ).sort("side", "character")
+        labels = [f"{a} ({s})" for a, s in zip(g["character"], g["side"])]
+        fig, ax = plt.subplots(figsize=(8.5, 1.2 + 0.35 * len(labels)))
+        y = np.arange(len(labels))
+        ax.barh(y - 0.2, g["fall_rate"].to_numpy(), height=0.4, label="fell (HP ≤ 0) at least once")
+        ax.barh(y + 0.2, g["loss_rate"].to_numpy(), height=0.4, label="lost (out of the combat)")
+        ax.set_yticks(y, labels, fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlabel("share of combats")
+        ax.set_title("falls and losses per character", fontsize=10)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+        ax.grid(axis="x", alpha=0.3)
+        save(fig, path)
+        return "share of combats in which each character fell and in which it was lost (all cells)"
+
+    def lengths(self, tables, cells):
+        if "rounds" not in tables:
+            return None
+        h = tables["rounds"].group_by("rounds").agg(pl.col("games").sum()).sort("rounds")
+        return h["rounds"].to_numpy(), h["games"].to_numpy(), "rounds"
 
 
 GAME = Trpg()

@@ -1,13 +1,31 @@
-"""Werewolf as a :class:`sim.core.game.Game`."""
+"""Werewolf as a :class:`sim.core.game.Game`: ``--roles``; in sweeps also ``count.<role>``
+(participants of a role) and ``roles`` (a whole composition) besides tree paths
+(``variants.*``, ``roles.<id>.*``) and the sides ``village`` / ``wolves``."""
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import polars as pl
+
 from sim.core.game import Game, Option, user_config
+from sim.core.validate import int_at
 from sim.errors import SimInputError
+from sim.werewolf.roles import CONFIG_SCHEMA, build_config, compile_setup, format_composition, parse_composition
 
 ROLES_HELP = "Composition, e.g. fenrir,hati,accomplice,seer,medium,paladin,witch,villager*5 (default: R-1)"
+
+
+def set_count(tree: dict, role: str, count: Any) -> None:
+    """Set how many participants have ``role``, keeping the order of the others."""
+    known = list(tree.get("roles", {}))
+    if role not in known:
+        raise SimInputError(f"count.{role}: unknown role {role!r}; roles are {', '.join(known)}")
+    count = int_at(count, f"count.{role}", 0)
+    counts = Counter(parse_composition(tree["composition"]["default"], known))  # first-seen order
+    counts[role] = count
+    tree["composition"]["default"] = format_composition(counts)
 
 
 class Werewolf(Game):
@@ -15,8 +33,12 @@ class Werewolf(Game):
     title = "The Werewolf museum variant (docs/rules/werewolf.md)."
     sides = ("village", "wolves")
     metric = "village_win_rate"
+    primary_columns = ("village_wins", "village_win_rate", "ci_low", "ci_high")
     options = (Option("roles", str, None, ("--roles",), ROLES_HELP),)
     base_keys = frozenset({"config", "set", "roles"})
+    schema = CONFIG_SCHEMA
+    default_games = 1_000_000
+    default_loo_games = 200_000
 
     def registries(self):
         from strategies.werewolf import VILLAGE, WOLVES
@@ -24,13 +46,9 @@ class Werewolf(Game):
         return {"village": VILLAGE, "wolves": WOLVES}
 
     def build(self, config=None, sets=(), roles=None):
-        from sim.werewolf.roles import build_config
-
         return build_config(config, sets, roles=roles)
 
     def compile(self, tree):
-        from sim.werewolf.roles import compile_setup
-
         return compile_setup(tree)
 
     def run(self, setup, strategies, games, seed=0, **kw):
@@ -65,19 +83,20 @@ class Werewolf(Game):
 
         print_loo(df, games, console)
 
-    # sweeps: ``roles`` (a whole composition) and ``count.<role>`` besides tree paths
-    def base_tree(self, base, spec_dir: Path):
-        from sim.werewolf.roles import build_config
+    def commands(self, app):
+        from sim.werewolf.cli import app as own
 
+        app.registered_commands.extend(own.registered_commands)
+
+    # -- sweeps -------------------------------------------------------------------------
+    def base_tree(self, base, spec_dir: Path):
         roles = base.get("roles")
         if roles is not None and not isinstance(roles, str):
             raise SimInputError(f"base.roles: expected a composition such as \"werewolf*2,seer,villager*6\", "
                                 f"got {roles!r}")
-        return build_config(user_config(base, spec_dir), roles=roles)
+        return build_config(user_config(base, spec_dir, self.schema), roles=roles)
 
     def assign(self, cell: dict, path: str, value: Any) -> None:
-        from sim.werewolf.sweep import set_count
-
         if path == "roles":
             if not isinstance(value, str):
                 raise SimInputError(f"roles: expected a composition string, got {value!r}")
@@ -86,6 +105,27 @@ class Werewolf(Game):
             set_count(cell["tree"], path[len("count."):], value)
         else:
             super().assign(cell, path, value)
+
+    # -- report -------------------------------------------------------------------------
+    def causes_figure(self, tables, total_games, path):
+        from sim.analysis.figures import stacked
+
+        if "roles" not in tables:
+            return None
+        r = tables["roles"]
+        outs = [c for c in r.columns if c.startswith("out_")]
+        w = r.with_columns([(pl.col(c) * pl.col("participant_games")).alias(c) for c in outs])
+        g = w.group_by("role").agg(pl.col("participant_games").sum(), *[pl.col(c).sum() for c in outs])
+        g = g.sort("role")
+        parts = {c[4:]: (g[c] / g["participant_games"]).to_numpy() for c in outs if g[c].sum() > 0}
+        stacked(g["role"].to_list(), parts, "share of the role's participants", "how each role leaves the game", path)
+        return "share of each role's participants eliminated by each cause (all cells; the rest survive)"
+
+    def lengths(self, tables, cells):
+        if "days" not in tables:
+            return None
+        h = tables["days"].group_by("days").agg(pl.col("games").sum()).sort("days")
+        return h["days"].to_numpy(), h["games"].to_numpy(), "days (votes held)"
 
 
 GAME = Werewolf()
