@@ -65,7 +65,7 @@ def test_out_writes_parquet_and_manifest(tmp_path):
     assert r.exit_code == 0, r.output
     s = pl.read_parquet(out / "summary.parquet")
     assert s["games"][0] == 400 and s["scriptwriter"][0] == "adversarial"
-    assert [p.name for p in sorted(out.iterdir())] == [".sim-balance.json", "_manifest.json", "summary.parquet"]
+    assert [p.name for p in sorted(out.iterdir())] == ["_manifest.json", "_sim-balance.json", "summary.parquet"]
     tables = run_tables(out)  # the run's tables ride in the summary row, nested
     deaths = tables["deaths"]
     assert set(deaths.columns) >= {"character", "killed_by", "rule", "deaths"}

@@ -17,6 +17,8 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
+
+from sim.core.outdir import MARKER
 from typer.testing import CliRunner
 
 from sim.cli import app
@@ -125,8 +127,7 @@ def test_run_dir_holds_one_parquet_file_and_underscored_side_files(outputs, labe
     names = sorted(p.name for p in d.iterdir())
     parquet = [n for n in names if n.endswith(".parquet")]
     assert len(parquet) == 1 and MANIFEST_FILE in names, names
-    # side files start with "_" (the manifest) or "." (the output marker): readers skip both
-    assert all(n.startswith(("_", ".")) for n in names if not n.endswith(".parquet"))
+    assert all(n.startswith("_") for n in names if not n.endswith(".parquet"))
     assert LEGACY_MANIFEST_FILE not in names
 
 
@@ -134,7 +135,7 @@ def test_sweep_side_files_start_with_underscore(sweeps):
     root, _ = sweeps
     for p in root.rglob("*"):
         if p.is_file() and not p.name.endswith(".parquet"):
-            assert p.name == MANIFEST_FILE, p
+            assert p.name == MANIFEST_FILE or p == root / MARKER, p
 
 
 # ------------------------------------------------------------------------- readers: a run

@@ -236,3 +236,38 @@ def test_cli_broken_pipe_exits_quietly(tmp_path):
     p.stdout.close()  # the reader is gone before the first line, like `| head -0`
     err = p.stderr.read().decode()
     assert p.wait(timeout=600) == 0 and err == ""
+
+
+def test_outputs_from_before_markers_are_recognised(tmp_path):
+    """A run directory of the project's manifest and parquet files, or a sweep root of
+    game=…/sweep=… directories with the project's manifest, counts as its own output."""
+    man = json.dumps({"package": "sim-balance", "command": "sim werewolf run"})
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "manifest.json").write_text(man)
+    (old / "summary.parquet").write_text("x")
+    _write(OutDir.claim(old, "tables"), {"summary.parquet": "new"})
+    assert sorted(_snapshot(old)) == [MARKER, "summary.parquet"]
+
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    (mixed / "manifest.json").write_text(man)
+    (mixed / "notes.txt").write_text("mine")
+    with pytest.raises(SimInputError, match="manifest.json"):
+        OutDir.claim(mixed, "tables")
+    (mixed / "notes.txt").unlink()
+    (mixed / "manifest.json").write_text('{"package": "someone-else"}')
+    with pytest.raises(SimInputError, match="manifest.json"):
+        OutDir.claim(mixed, "tables")
+
+    root = tmp_path / "sweeps"
+    sd = root / "game=werewolf" / "sweep=a"
+    sd.mkdir(parents=True)
+    (sd / "manifest.json").write_text(man)
+    claim_sweep_root(root)
+    register_sweep(root, "game=trpg/sweep=b")
+    assert set(json.loads((root / MARKER).read_text())["files"]) >= {"game=werewolf/sweep=a", "game=trpg/sweep=b"}
+    (root / "game=werewolf" / "sweep=c").mkdir()  # no manifest: not recognisably the project's
+    (root / MARKER).unlink()
+    with pytest.raises(SimInputError):
+        claim_sweep_root(root)

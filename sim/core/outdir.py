@@ -2,7 +2,7 @@
 
 Every command that writes takes ``--out DIR``. DIR is accepted when it is new, empty, or
 a previous output of the same kind written by this project: such a directory carries a
-marker file (``.sim-balance.json``) listing every file the project wrote there. Anything
+marker file (``_sim-balance.json``) listing every file the project wrote there. Anything
 else — a regular file, a symbolic link, the working directory, a directory holding one
 file the marker does not list — is refused, naming the first foreign entry, before any
 game is played. A new output is built in a hidden sibling directory and swapped in only
@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable
 
 from sim.errors import SimInputError
 
-MARKER = ".sim-balance.json"
+MARKER = "_sim-balance.json"  # "_": pandas, pyarrow and polars (hidden_file_prefix="_") skip it
 TMP_TAG = ".sim-tmp-"
 # What a kind of output may replace: a run over a run, a report over a report; a sweep
 # root only ever gains sweeps (resumed or new), it is never replaced.
@@ -70,12 +70,49 @@ def _tree(d: Path) -> list[str]:
     return out
 
 
+_LEGACY_MANIFESTS = ("_manifest.json", "manifest.json")
+
+
+def _is_project_manifest(p: Path) -> bool:
+    try:
+        return json.loads(p.read_text(encoding="utf-8")).get("package") == "sim-balance"
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def legacy_marker(d: Path, kind: str) -> dict | None:
+    """The marker an output written before markers existed would have had, recognised by
+    its layout: a sweep root of ``game=…/sweep=…`` directories each with the project's
+    manifest; a run directory of the project's manifest and parquet files."""
+    entries = sorted(os.listdir(d))
+    if kind == "sweep":
+        files = []
+        for e in entries:
+            if not (e.startswith("game=") and (d / e).is_dir()):
+                return None
+            subs = sorted(os.listdir(d / e))
+            for s in subs:
+                sd = d / e / s
+                if not (s.startswith("sweep=") and sd.is_dir()
+                        and any(_is_project_manifest(sd / m) for m in _LEGACY_MANIFESTS)):
+                    return None
+                files.append(f"{e}/{s}")
+            files.append(e)
+        return {"kind": "sweep", "command": "an earlier sim sweep", "files": files} if files else None
+    mans = [m for m in _LEGACY_MANIFESTS if m in entries and _is_project_manifest(d / m)]
+    if not mans or not all(e in mans or (e.endswith(".parquet") and (d / e).is_file()) for e in entries):
+        return None
+    man = json.loads((d / mans[0]).read_text(encoding="utf-8"))
+    was = "balance" if man.get("command") == "sim balance" else "tables"
+    return {"kind": was, "command": man.get("command"), "files": entries}
+
+
 def _foreign(d: Path, kind: str, flag: str) -> None:
     """Refuse ``d`` unless it is empty or this project's output of ``kind``."""
     entries = sorted(os.listdir(d))
     if not entries:
         return
-    mark = _read_marker(d)
+    mark = _read_marker(d) or legacy_marker(d, kind)
     where = _where(flag, d)
     if mark is None:
         raise SimInputError(f"{where}: the directory holds files sim-balance did not write (first: "
@@ -235,7 +272,7 @@ class OutDir:
             os.rename(self.tmp, out)
         else:
             _foreign(out, self.kind, self.flag)  # once more: nothing foreign arrived meanwhile
-            old = _read_marker(out)
+            old = _read_marker(out) or legacy_marker(out, self.kind)
             backup = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
             os.rmdir(backup)
             os.rename(out, backup)
@@ -306,7 +343,7 @@ def claim_sweep_root(root: str | Path, flag: str = "--out") -> Path:
 def register_sweep(root: Path, entry: str, command: str | None = None) -> None:
     """Create the root (mode from the umask) and list ``game=…/sweep=…`` in its marker."""
     root.mkdir(parents=True, exist_ok=True)
-    mark = _read_marker(root) or {"files": []}
+    mark = _read_marker(root) or legacy_marker(root, "sweep") or {"files": []}
     files = set(mark["files"]) | {entry, entry.split("/")[0]}
     if files != set(mark["files"]) or not (root / MARKER).is_file():
         tmp = root / f"{TMP_TAG}{MARKER}.{os.getpid()}"
