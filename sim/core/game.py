@@ -257,19 +257,30 @@ def entry_points() -> dict[str, str]:
     return {ep.name: ep.value for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
 
 
+_BROKEN: dict[str, str] = {}
+
+
 def games() -> dict[str, Game]:
-    """Every game, built-in first, then installed ones in name order."""
-    if not _GAMES:
-        found = dict(BUILTIN)
-        for name, target in sorted(entry_points().items()):
-            found.setdefault(name, target)
-        for name, target in found.items():
+    """Every game, built-in first, then installed ones in name order. An installed game
+    that fails to load is left out (``get`` names the reason), so one broken plug-in
+    package does not take the other games down with it."""
+    if not _GAMES and not _BROKEN:
+        for name, target in BUILTIN.items():
             _GAMES[name] = _load(target, f"game {name!r}")
+        for name, target in sorted(entry_points().items()):
+            if name in _GAMES:
+                continue
+            try:
+                _GAMES[name] = _load(target, f"game {name!r}")
+            except Exception as e:  # noqa: BLE001 - a plug-in's own bug
+                _BROKEN[name] = f"{target}: {type(e).__name__}: {e}"
     return dict(_GAMES)
 
 
 def get(name: str) -> Game:
     gs = games()
+    if name in _BROKEN:
+        raise SimInputError(f"game {name!r} is installed but does not load ({_BROKEN[name]})")
     if name not in gs:
         raise SimInputError(f"game: unknown game {name!r}; choose {', '.join(gs)}")
     return gs[name]
