@@ -2,7 +2,6 @@
 import json
 from pathlib import Path
 
-import polars as pl
 from typer.testing import CliRunner
 
 from sim.analysis.dataset import run_tables

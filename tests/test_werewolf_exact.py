@@ -22,12 +22,10 @@ from sim.werewolf import exact as E
 from sim.werewolf.exact import (
     exact_summary,
     exact_village_win,
-    migdal_mafia_win,
-    migdal_mafia_win_recurrence,
-    paternault_village_win,
     runoff_outcome,
     top_tie_distribution,
 )
+from tests.naive.mafia_models import migdal_mafia_win, migdal_mafia_win_recurrence, paternault_village_win
 
 VARIANTS = [
     (rule, start, end)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import copy
 import importlib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence

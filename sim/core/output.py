@@ -15,10 +15,8 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
-import os
 import platform
 import subprocess
-import sys
 import time
 from importlib import metadata as _metadata
 from pathlib import Path

@@ -11,7 +11,6 @@ from rich.table import Table
 
 from sim.core.cliutil import claim_out, clean_errors, emit_json, finish, guard, save_tables
 from sim.core.output import manifest
-from sim.core.progress import want_progress
 from sim.core.runner import DEFAULT_CHUNK
 from sim.core.validate import check_run_counts
 from sim.trpg.cli_exact import app as exact_app

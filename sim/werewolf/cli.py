@@ -2,18 +2,13 @@
 sim.game_cli's, through the Game protocol)."""
 from __future__ import annotations
 
-from pathlib import Path
-from typing import List, Optional
+from typing import List
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from sim.core.cliutil import claim_out, clean_errors, emit_json, finish, guard, save_tables
-from sim.core.output import manifest
-from sim.core.progress import want_progress
-from sim.core.runner import DEFAULT_CHUNK
-from sim.core.validate import check_run_counts
+from sim.core.cliutil import clean_errors, emit_json
 from sim.errors import SimInputError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
