@@ -78,7 +78,7 @@ def _command(fn: Callable, params: list[inspect.Parameter], doc: str) -> Callabl
 def _split(game: Game, kw: dict) -> tuple[dict, dict, dict]:
     """(build options, strategy names per side, common options)."""
     opts = {o.name: kw.pop(o.name) for o in game.options}
-    sides = {s: kw.pop(f"side_{s}") for s in game.sides}
+    sides = {s: kw.pop(f"side_{s}") for s in game.sides if f"side_{s}" in kw}
     return opts, sides, kw
 
 
@@ -153,11 +153,29 @@ def strategies_command(game: Game) -> Callable:
     return strategies
 
 
+def params_command(game: Game) -> Callable:
+    def params(**kw):
+        opts, _, c = _split(game, kw)
+        tree = game.build(c["config"], c["sets"], **opts)
+        game.compile(tree)  # a bad tree fails here
+        rows = game.parameters(tree)
+        if c["as_json"]:
+            emit_json(rows)
+            return
+        for path, value in rows.items():
+            typer.echo(f"{path} = {value!r}")
+
+    common = [p for p in _common(1, "") if p.name in ("config", "sets", "as_json")]
+    return _command(params, [*_game_params(game), *common],
+                    f"List every parameter of {game.name} a sweep, balance or --set can change, with its value.")
+
+
 def game_app(game: Game) -> typer.Typer:
     app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, help=game.title)
     app.command("run")(run_command(game))
     if game.has_loo:
         app.command("loo")(loo_command(game))
+    app.command("params")(params_command(game))
     if game.sides:
         app.command("strategies")(strategies_command(game))
     game.commands(app)

@@ -197,6 +197,29 @@ class Game:
     def expand_path(self, tree: dict, path: str) -> str:
         return path
 
+    def parameters(self, tree: dict) -> dict[str, Any]:
+        """Every sweepable path of a tree with its value: the strategy slots, every leaf
+        of the tree (list items by index) and the game's own shorthands."""
+        out: dict[str, Any] = {s: "random" for s in self.sides}
+
+        def walk(node: Any, prefix: str) -> None:
+            if isinstance(node, dict) and node:
+                for k, v in node.items():
+                    walk(v, f"{prefix}{k}.")
+            elif isinstance(node, list) and node and all(isinstance(x, dict) for x in node):
+                for i, v in enumerate(node):
+                    walk(v, f"{prefix}{i}.")
+            else:
+                out[prefix[:-1]] = node
+
+        walk(tree, "")
+        out.update(self.extra_parameters(tree))
+        return out
+
+    def extra_parameters(self, tree: dict) -> dict[str, Any]:
+        """Sweep shorthands beyond the tree's own paths (e.g. Werewolf's ``count.<role>``)."""
+        return {}
+
     def make_cell(self, base: dict, point: Mapping[str, Any]) -> tuple[dict, Any]:
         """A copy of ``base`` with ``point``'s values assigned, and its compiled form."""
         cell = copy.deepcopy(base)

@@ -106,6 +106,10 @@ class Werewolf(Game):
         else:
             super().assign(cell, path, value)
 
+    def extra_parameters(self, tree):
+        counts = Counter(parse_composition(tree["composition"]["default"], list(tree.get("roles", {}))))
+        return {"roles": tree["composition"]["default"], **{f"count.{r}": counts.get(r, 0) for r in tree["roles"]}}
+
     # -- report -------------------------------------------------------------------------
     def causes_figure(self, tables, total_games, path):
         from sim.analysis.figures import stacked
