@@ -16,25 +16,27 @@ One target and one reaction plug-in per scenario.
 """
 from __future__ import annotations
 
-import importlib
-
+from sim.core.plugins import Registry
 from sim.errors import SimInputError
 from sim.trpg.enums import REACTIONS, TARGETS
 from strategies.trpg.builtin import builtin_reaction, builtin_target
 
-__all__ = ["BUILTIN", "REACTIONS", "TARGETS", "load_plugin"]
+__all__ = ["BUILTIN", "PLUGINS", "REACTIONS", "TARGETS", "load_plugin"]
 
 BUILTIN = {"target": builtin_target, "reaction": builtin_reaction}
 
 
+def _njit_only(obj, spec: str):
+    if not hasattr(obj, "py_func"):
+        raise SimInputError(f"{spec!r}: expected an @njit function")
+    return obj
+
+
+# The built-ins are compiled into the kernel (chosen by name on the sheet); these
+# registries resolve the ``module:function`` plug-ins, the same mechanism as every game's.
+PLUGINS = {"target": Registry("target strategy", _njit_only), "reaction": Registry("reaction strategy", _njit_only)}
+
+
 def load_plugin(spec: str, what: str):
-    """Import ``module:function`` and check it is a numba function."""
-    mod_name, _, attr = spec.partition(":")
-    try:
-        mod = importlib.import_module(mod_name)
-    except ImportError as e:
-        raise SimInputError(f"{what} strategy {spec!r}: cannot import {mod_name!r} ({e})") from None
-    fn = getattr(mod, attr, None)
-    if fn is None or not hasattr(fn, "py_func"):
-        raise SimInputError(f"{what} strategy {spec!r}: {mod_name!r} has no @njit function {attr!r}")
-    return fn
+    """The ``@njit`` function a sheet names as ``module:function`` for ``what``."""
+    return PLUGINS[what].get(spec)
