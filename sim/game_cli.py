@@ -16,10 +16,11 @@ from rich.console import Console
 
 from sim.core.cliutil import claim_out, clean_errors, emit_json, finish, guard, save_tables
 from sim.core.game import Game
+from sim.errors import SimInputError
 from sim.core.output import manifest
 from sim.core.progress import want_progress
 from sim.core.runner import DEFAULT_CHUNK
-from sim.core.validate import check_run_counts
+from sim.core.validate import MAX_GAMES, check_run_counts
 
 P = inspect.Parameter
 
@@ -60,6 +61,9 @@ def _common(games_default: int, games_help: str, chunk: bool = True) -> list[ins
     ]
     if chunk:
         ps.append(_param("chunk_size", int, typer.Option(DEFAULT_CHUNK, "--chunk-size", help="Games per chunk.")))
+        ps.append(_param("first_game", int, typer.Option(
+            0, "--first-game", help="Play games K … K+GAMES−1 of the run with this seed (each game has its own "
+                                    "stream, so this is that slice of a longer run).")))
     return ps
 
 
@@ -75,6 +79,13 @@ def _command(fn: Callable, params: list[inspect.Parameter], doc: str) -> Callabl
     return clean_errors(cmd)
 
 
+def check_first_game(first: int, games: int) -> None:
+    if first < 0:
+        raise SimInputError(f"--first-game must be >= 0, got {first}")
+    if first + games > MAX_GAMES:
+        raise SimInputError(f"--first-game {first:,} + --games {games:,}: games past {MAX_GAMES:,} do not exist")
+
+
 def _split(game: Game, kw: dict) -> tuple[dict, dict, dict]:
     """(build options, strategy names per side, common options)."""
     opts = {o.name: kw.pop(o.name) for o in game.options}
@@ -86,14 +97,16 @@ def run_command(game: Game) -> Callable:
     def run(**kw):
         opts, sides, c = _split(game, kw)
         check_run_counts(c["games"], c["threads"], c["chunk_size"])
+        check_first_game(c["first_game"], c["games"])
         setup = game.setup(c["config"], c["sets"], **opts)
         strategies = game.strategies(sides)  # bad names fail before any game
         od = claim_out(c["out"])
         with guard(od):
-            res = game.run(setup, strategies, c["games"], c["seed"], threads=c["threads"],
+            res = game.run(setup, strategies, c["games"], c["seed"], threads=c["threads"], start=c["first_game"],
                            chunk_size=c["chunk_size"], progress=want_progress(c["games"], c["as_json"]))
             err = save_tables(od, res.tables, manifest(game.name, game.config_of(setup), c["seed"], {
-                "games": c["games"], "command": f"sim {game.name} run", "tables": sorted(res.tables),
+                "games": c["games"], "first_game": c["first_game"], "command": f"sim {game.name} run",
+                "tables": sorted(res.tables),
                 **{s: getattr(v, "name", str(v)) for s, v in strategies.items()}, **_extra(opts)}))
         if c["as_json"]:
             emit_json(game.to_json(res))
