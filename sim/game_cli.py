@@ -107,7 +107,7 @@ def run_command(game: Game) -> Callable:
             err = save_tables(od, res.tables, manifest(game.name, game.config_of(setup), c["seed"], {
                 "games": c["games"], "first_game": c["first_game"], "command": f"sim {game.name} run",
                 "tables": sorted(res.tables),
-                **{s: getattr(v, "name", str(v)) for s, v in strategies.items()}, **_extra(opts)}))
+                **{s: getattr(v, "name", str(v)) for s, v in strategies.items()}, **game.manifest_extra(setup, opts)}))
         if c["as_json"]:
             emit_json(game.to_json(res))
             return finish(err)
@@ -133,7 +133,7 @@ def loo_command(game: Game) -> Callable:
         with guard(od):
             df = game.leave_one_out(setup, strategies, c["games"], c["seed"], threads=c["threads"])
             err = save_tables(od, {"leave_one_out": df}, manifest(game.name, game.config_of(setup), c["seed"], {
-                "games_per_row": c["games"], "command": f"sim {game.name} loo", **names, **_extra(opts),
+                "games_per_row": c["games"], "command": f"sim {game.name} loo", **names, **game.manifest_extra(setup, opts),
                 **game.loo_manifest(setup)}))
         if c["as_json"]:
             emit_json({"games_per_row": c["games"], **names, **game.loo_manifest(setup), "rows": df.to_dicts()})
@@ -148,10 +148,6 @@ def loo_command(game: Game) -> Callable:
                           *_side_params(game)],
                     f"Leave one out: the {game.metric.replace('_', ' ')} with each removable part of the "
                     f"setup removed in turn, the same seed for every row (common random numbers).")
-
-
-def _extra(opts: dict) -> dict:
-    return {k: (str(v) if isinstance(v, Path) else v) for k, v in opts.items() if v is not None}
 
 
 def strategies_command(game: Game) -> Callable:

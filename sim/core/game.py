@@ -141,6 +141,13 @@ class Game:
     def print_loo(self, df: pl.DataFrame, setup: Any, strategies: Mapping[str, Any], games: int, console) -> None:
         raise NotImplementedError
 
+    def manifest_extra(self, setup: Any, options: Mapping[str, Any]) -> dict:
+        """What a run's manifest records besides the configuration: the game's options
+        that were given (not left at their defaults)."""
+        defaults = {o.name: o.default for o in self.options}
+        return {k: (str(v) if isinstance(v, Path) else v) for k, v in options.items()
+                if v is not None and v is not ... and v != defaults.get(k)}
+
     def loo_manifest(self, setup: Any) -> dict:
         """Extra keys of a leave-one-out manifest and JSON (e.g. the TRPG's sides)."""
         return {}

@@ -69,6 +69,9 @@ class Trpg(Game):
     def run_primary(self, tables):
         return int(tables["sides"]["wins"][0])
 
+    def manifest_extra(self, setup, options):
+        return {"scenario_file": str(options["scenario"])}
+
     def print_run(self, result, console):
         from sim.trpg.text import print_run
 

@@ -67,6 +67,9 @@ class Werewolf(Game):
 
         return summary_tables(result)
 
+    def manifest_extra(self, setup, options):
+        return {"composition": setup.composition()}
+
     def print_run(self, result, console):
         from sim.werewolf.text import print_run
 
