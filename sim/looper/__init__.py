@@ -1,13 +1,15 @@
-"""The Looper loop game (rules: docs/rules/looper.md)."""
-from sim.looper.api import DayResult, default_roster, resolve_day
-from sim.looper.roster import Roster, build_config, compile_roster
+"""The Looper loop game (rules: docs/rules/looper.md; project rulings: docs/looper.md).
 
-__all__ = ["DayResult", "Roster", "build_config", "compile_roster", "default_roster", "play", "resolve_day"]
+Public API: ``GAME`` (the :class:`sim.core.game.Game`), ``build_config`` → ``compile_roster``
+(the compiled configuration, a :class:`Roster`, is the game's *setup*), ``run`` (many whole
+games), ``play`` (a summary frame), ``summary_tables``, ``leave_one_out``, and the
+one-day API ``resolve_day`` / ``default_roster`` / ``DayResult``."""
+from sim.core.lazy import lazy_exports
 
-
-def __getattr__(name):  # `play` pulls in strategies; import it lazily
-    if name == "play":
-        from sim.looper.game import play
-
-        return play
-    raise AttributeError(name)
+_EXPORTS = {
+    "GAME": ".protocol", "build_config": ".roster", "compile_roster": ".roster", "Roster": ".roster",
+    "run": ".game", "play": ".game", "summary_tables": ".game", "LooperResult": ".game",
+    "leave_one_out": ".loo", "resolve_day": ".api", "default_roster": ".api", "DayResult": ".api",
+}
+__all__ = sorted(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
