@@ -2,19 +2,20 @@
 
     .venv/bin/python benchmarks/bench_werewolf.py [--games 10000000] [--naive-games 2000]
 
-12 participants with the seed's roles (R-1), random strategies on all cores; the
-pure-Python reference (tests/naive/werewolf.py) plays the same games in the same run.
+12 participants with the seed's roles (R-1), random strategies on 2 threads and 1 thread;
+the pure-Python reference (tests/naive/werewolf.py) plays the same games in the same run;
+random draws per game and the share of the raw xoshiro rate (benchmarks/harness.py).
 """
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import draws_per_game, naive_rate, report, rng_rows  # noqa: E402
 
 from sim.core.seeding import run_key  # noqa: E402
 from sim.werewolf.game import run  # noqa: E402
@@ -23,7 +24,11 @@ from strategies.werewolf import VILLAGE, WOLVES  # noqa: E402
 from tests.naive.werewolf import naive_game  # noqa: E402
 
 
-def engine(games: int, village="random", wolves="random", threads=None) -> float:
+# plays G games with one thread (harness.draws_per_game)
+DRAWS_CODE = "from sim.werewolf.game import run; run(G, 1, threads=1)"
+
+
+def engine(games: int, village="random", wolves="random", threads=2) -> float:
     r = run(games, 1, village=village, wolves=wolves, threads=threads)
     return r.summary["games_per_second"][0]
 
@@ -32,20 +37,18 @@ def naive(games: int) -> float:
     setup = resolve_setup()
     key = run_key(1)
     v, w = VILLAGE.get("random"), WOLVES.get("random")
-    naive_game(setup, key, 0, v, w)
-    t = time.perf_counter()
-    for g in range(games):
-        naive_game(setup, key, g, v, w)
-    return games / (time.perf_counter() - t)
+    return naive_rate(games, lambda g: naive_game(setup, key, g, v, w))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=10_000_000)
     ap.add_argument("--naive-games", type=int, default=2000)
+    ap.add_argument("--draw-games", type=int, default=500, help="games replayed to count random draws")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     run(1000, 0)  # compile / load the cache
+    run(1000, 0, village="claims", wolves="claims")
     t = time.perf_counter()
     res = {"engine_random_12p": engine(a.games)}
     res["seconds_for_games"] = time.perf_counter() - t
@@ -54,12 +57,9 @@ def main() -> None:
     res["engine_claims_vs_claims"] = engine(a.games // 20, "claims", "claims")
     res["naive_random_12p"] = naive(a.naive_games)
     res["speedup_vs_naive"] = res["engine_random_12p"] / res["naive_random_12p"]
-    if a.json:
-        print(json.dumps(res, indent=2))
-        return
-    for k, v in res.items():
-        unit = "x" if k.startswith("speedup") else ("s" if k.startswith("seconds") else ("" if k == "games" else "games/s"))
-        print(f"{k:32s} {v:16,.2f} {unit}")
+    draws = draws_per_game(DRAWS_CODE, a.draw_games)
+    res.update(rng_rows(draws, res["engine_random_12p"], res["engine_random_12p_1_thread"]))
+    report(res, a.json, width=40)
 
 
 if __name__ == "__main__":

@@ -3,35 +3,65 @@
 Passing ``@njit`` strategies to a kernel as arguments works, but numba then refuses to
 cache the kernel ("dynamic globals"), so every process would recompile the whole game
 (seconds). Instead a kernel is written as a plain template function that calls its
-hooks through module globals (``p_move``, ``w_choose`` …). :func:`specialize` writes a
-small module per combination of hooks into the kernel cache directory: it copies the
-template's globals, binds the hooks, and re-declares the template with
-``@njit(cache=True)``. The file's name hashes the template source, the hooks' byte code
-and the contents of the project's kernel sources, so an edit recompiles and an
+hooks through module globals, and states them::
+
+    @kernel_template(hooks=("p_move", "w_choose"))
+    def play_chunk(key, start, count, R, out):
+        ...
+        k = p_move(rng, view, mem, mv)
+
+:func:`specialize` binds exactly the declared hooks (an unknown or a missing one is a
+:class:`KernelError`) and writes a small module per combination of hooks into the
+kernel cache directory (:func:`kernel_dir`): it copies the template module's globals,
+binds the hooks, re-declares the *companions* — the module's own jitted functions that
+call a hook, directly or through each other, found by reading their byte code — with
+all their jit options, and re-declares the template with ``@njit(cache=True)``. The
+file's name holds a stamp of the project's kernel sources and a digest of the template,
+the companions, their options and the hooks' byte code, so an edit recompiles and an
 unchanged combination loads from numba's cache in milliseconds.
+
+Files of other source stamps (and of the older unstamped naming) are removed at the
+first use in a process, once no process has used them for :data:`PRUNE_GRACE_S` seconds
+(each process touches its stamp's ``sim_kernel_<stamp>.used`` marker), so another
+checkout or a process still running older sources sharing the directory keeps its
+files. Only names of the generated patterns are ever removed.
 
 Only such stamped kernels and true leaf functions use ``cache=True``: numba's own cache
 does not notice edits of callees in other files, so a cached caller could run stale code.
 """
 from __future__ import annotations
 
+import ast
+import builtins
+import dis
 import hashlib
 import importlib.util
 import inspect
 import os
+import re
 import sys
 import textwrap
 import threading
+import time
 from pathlib import Path
-from types import ModuleType
-from typing import Any, Callable, Mapping
+from types import CodeType, ModuleType
+from typing import Any, Callable, Iterable, Mapping
 
 import numba as nb
 
-_BOUND: dict[str, dict[str, Any]] = {}
+_BOUND: dict[str, dict[str, Any]] = {}    # digest -> hooks, read by the generated module
+_OPTIONS: dict[str, dict[str, dict]] = {}  # digest -> companion name -> jit options
 _LOADED: dict[str, Callable] = {}
 _LOCK = threading.Lock()
 _ROOTS = [Path(__file__).resolve().parents[1], Path(__file__).resolve().parents[2] / "strategies"]
+
+PRUNE_GRACE_S = 600.0  # files of another stamp used this recently are kept (another process)
+STAMP_LEN = 12
+DIGEST_LEN = 20
+
+
+class KernelError(TypeError):
+    """A template and its hooks do not fit (unknown, missing or unbound hooks)."""
 
 
 def kernel_dir() -> Path:
@@ -39,6 +69,30 @@ def kernel_dir() -> Path:
     p = Path(d) if d else Path.home() / ".cache" / "sim-balance" / "kernels"
     p.mkdir(parents=True, exist_ok=True)
     return p
+
+
+def kernel_template(*, hooks: Iterable[str]) -> Callable[[Callable], Callable]:
+    """Declare a plain function a kernel template calling ``hooks`` (names of globals
+    that :func:`specialize` binds). The function itself is returned unchanged."""
+    names = tuple(hooks)
+    for h in names:
+        if not isinstance(h, str) or not h.isidentifier():
+            raise KernelError(f"hook names must be identifiers, got {h!r}")
+    if len(set(names)) != len(names):
+        raise KernelError(f"hooks declared twice: {names}")
+
+    def declare(fn: Callable) -> Callable:
+        if hasattr(fn, "py_func"):
+            raise KernelError(f"{fn.py_func.__qualname__}: a kernel template is a plain function, not @njit")
+        fn.__kernel_hooks__ = names
+        return fn
+
+    return declare
+
+
+def template_hooks(fn: Callable) -> tuple[str, ...]:
+    """The hooks ``fn`` declares (none for a function that is no template)."""
+    return getattr(getattr(fn, "py_func", fn), "__kernel_hooks__", ())
 
 
 _KERNEL_MARKERS = (b"njit", b"intrinsic", b"namedtuple")
@@ -59,7 +113,9 @@ def _sources_stamp() -> str:
 
 
 _STAMP: str | None = None
+_PRUNED = False
 _MEMO: dict = {}
+_COMPANIONS: dict = {}
 
 
 def _fn_fingerprint(fn: Any) -> bytes:
@@ -74,74 +130,278 @@ def _fn_fingerprint(fn: Any) -> bytes:
     return b"|".join(parts)
 
 
+def _py(fn: Any) -> Callable:
+    return getattr(fn, "py_func", fn)
+
+
 def _source(fn: Callable) -> str:
+    """The function's source without its own decorators (however many lines they take)."""
     fn = getattr(fn, "py_func", fn)
     src = textwrap.dedent(inspect.getsource(fn))
-    while src.startswith("@"):  # drop the function's own decorators
-        src = src.split("\n", 1)[1]
+    node = ast.parse(src).body[0]
+    if node.decorator_list:
+        src = "".join(src.splitlines(keepends=True)[node.lineno - 1:])
     return src
 
 
-def _inline_opt(fn: Callable) -> str:
-    """Keep a companion's ``inline="always"`` when it is re-declared."""
-    opts = getattr(fn, "targetoptions", {})
-    return 'inline="always"' if opts.get("inline") == "always" else ""
+def _global_names(code: CodeType) -> set[str]:
+    """Names a function's code (and the code nested in it) loads as globals."""
+    names = {i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
+    for c in code.co_consts:
+        if isinstance(c, CodeType):
+            names |= _global_names(c)
+    return names
 
 
-def specialize(template: Callable, hooks: Mapping[str, Any], *, nogil: bool = True,
-               companions: tuple[Callable, ...] = ()) -> Callable:
+def _jitted_here(module: ModuleType) -> dict[str, Any]:
+    """The module-level jitted functions defined in ``module`` (not imported into it).
+    Under NUMBA_DISABLE_JIT ``@njit`` returns the plain function, so every function
+    of the module is a candidate then."""
+    g = vars(module)
+    out = {}
+    for name, v in g.items():
+        jitted = hasattr(v, "py_func") and hasattr(v, "targetoptions")
+        if not jitted and not (nb.config.DISABLE_JIT and inspect.isfunction(v)):
+            continue
+        py = getattr(v, "py_func", v)
+        if getattr(py, "__globals__", None) is g and py.__name__ == name and py.__qualname__ == name:
+            out[name] = v
+    return out
+
+
+def companions(template: Callable) -> tuple[Callable, ...]:
+    """The jitted functions of the template's module that call one of its hooks,
+    directly or through each other (in source order): they must be re-declared next to
+    the bound hooks, or they would call the template module's unbound names."""
+    template = getattr(template, "py_func", template)
+    hooks = frozenset(template_hooks(template))
+    key = (template, hooks)
+    if key in _COMPANIONS:
+        return _COMPANIONS[key]
+    found: tuple[Callable, ...] = ()
+    if hooks:
+        jitted = _jitted_here(sys.modules[template.__module__])
+        jitted.pop(template.__name__, None)
+        calls = {n: _global_names(_py(f).__code__) for n, f in jitted.items()}
+        chosen = {n for n, names in calls.items() if names & hooks}
+        grew = True
+        while grew:  # a caller of a companion calls a hook too
+            more = {n for n, names in calls.items() if n not in chosen and names & chosen}
+            grew = bool(more)
+            chosen |= more
+        found = tuple(sorted((jitted[n] for n in chosen), key=lambda f: _py(f).__code__.co_firstlineno))
+    _COMPANIONS[key] = found
+    return found
+
+
+def _check(template: Callable, hooks: Mapping[str, Any], comps: tuple[Callable, ...]) -> None:
+    declared = template_hooks(template)
+    name = f"{template.__module__}.{template.__qualname__}"
+    if hooks and not declared:
+        raise KernelError(f"{name} is not a kernel template: declare its hooks with "
+                          "@kernel_template(hooks=(...))")
+    unknown = sorted(set(hooks) - set(declared))
+    missing = [h for h in declared if h not in hooks]
+    if unknown or missing:
+        parts = []
+        if unknown:
+            parts.append(f"unknown hook(s) {', '.join(unknown)}")
+        if missing:
+            parts.append(f"missing hook(s) {', '.join(missing)}")
+        raise KernelError(f"{name}: {'; '.join(parts)} (it declares: {', '.join(declared) or 'none'})")
+    for h, fn in hooks.items():
+        if not callable(fn):
+            raise KernelError(f"{name}: hook {h} is bound to {fn!r}, not a function")
+    g = vars(sys.modules[template.__module__])
+    for f in (template, *map(_py, comps)):
+        undefined = sorted(n for n in _global_names(f.__code__)
+                           if n not in g and n not in declared and not hasattr(builtins, n))
+        if undefined:
+            raise KernelError(f"{f.__module__}.{f.__qualname__} uses undefined global(s) "
+                              f"{', '.join(undefined)}: define them or declare them as hooks of {name}")
+
+
+def _options(fn: Callable) -> dict:
+    """A jitted function's options (inline, fastmath, boundscheck, error_model, nogil, …)."""
+    opts = dict(getattr(fn, "targetoptions", {}))
+    loc = getattr(fn, "locals", None)
+    if loc:
+        opts["locals"] = dict(loc)
+    return opts
+
+
+def _stable_repr(v: Any) -> str:
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k!r}: {_stable_repr(v[k])}" for k in sorted(v, key=repr)) + "}"
+    if isinstance(v, (set, frozenset)):
+        return "{" + ", ".join(sorted(repr(x) for x in v)) + "}"
+    return repr(v)
+
+
+# ---- cache-directory housekeeping -------------------------------------------------------
+# Generated names: sim_kernel_<template>_<stamp>_<digest>.py (+ .<pid>.tmp while written),
+# __pycache__/sim_kernel_<template>_<stamp>_<digest>.<...>.(pyc|nbi|nbc), the marker
+# sim_kernel_<stamp>.used, and the older unstamped sim_kernel_<template>_<digest>.*.
+_HEX = "[0-9a-f]"
+_STEM = re.compile(rf"sim_kernel_\w+_(?P<stamp>{_HEX}{{{STAMP_LEN}}})_{_HEX}{{{DIGEST_LEN}}}")
+_LEGACY_STEM = re.compile(rf"sim_kernel_\w+_{_HEX}{{{DIGEST_LEN}}}")
+_MARKER = re.compile(rf"sim_kernel_(?P<stamp>{_HEX}{{{STAMP_LEN}}})\.used")
+_TOP_REST = re.compile(r"\.(py|\d+\.tmp)")
+_CACHE_REST = re.compile(r"\..+\.(pyc|nbi|nbc)")
+
+
+def _artefact_stamp(name: str, in_pycache: bool) -> str | None:
+    """The source stamp a generated file belongs to ("" for the unstamped naming), or
+    None for any other file (never touched)."""
+    if not in_pycache:
+        m = _MARKER.fullmatch(name)
+        if m:
+            return m["stamp"]
+    stem, dot, rest = name.partition(".")
+    if not dot or not (_CACHE_REST if in_pycache else _TOP_REST).fullmatch("." + rest):
+        return None
+    m = _STEM.fullmatch(stem)
+    if m:
+        return m["stamp"]
+    if _LEGACY_STEM.fullmatch(stem):
+        return ""
+    return None
+
+
+def _marker(d: Path, stamp: str) -> Path:
+    return d / f"sim_kernel_{stamp}.used"
+
+
+def _touch(p: Path) -> None:
+    try:
+        p.touch()
+    except OSError:
+        pass
+
+
+def prune(d: Path | None = None, *, keep: str | None = None, grace_s: float = PRUNE_GRACE_S) -> list[Path]:
+    """Remove the generated files of every source stamp but ``keep`` (default: the
+    current one) that no process used for ``grace_s`` seconds; returns what was removed.
+    Safe against concurrent processes: a file another one removed first is skipped."""
+    d = d or kernel_dir()
+    keep = keep if keep is not None else _stamp()[:STAMP_LEN]
+    groups: dict[str, list[Path]] = {}
+    for sub, in_cache in ((d, False), (d / "__pycache__", True)):
+        try:
+            entries = list(os.scandir(sub))
+        except FileNotFoundError:
+            continue
+        for e in entries:
+            s = _artefact_stamp(e.name, in_cache)
+            if s is None or not e.is_file(follow_symlinks=False):
+                continue
+            if s != keep:
+                groups.setdefault(s, []).append(Path(e.path))
+            elif e.name.endswith(".tmp"):  # left by a process that died while writing
+                groups.setdefault(e.name, []).append(Path(e.path))
+    removed = []
+    now = time.time()
+    for files in groups.values():
+        used = 0.0
+        for f in files:
+            try:
+                used = max(used, f.stat().st_mtime)
+            except FileNotFoundError:
+                pass
+        if now - used <= grace_s:
+            continue
+        for f in files:
+            try:
+                f.unlink()
+                removed.append(f)
+            except FileNotFoundError:
+                pass
+    return removed
+
+
+def _stamp() -> str:
+    global _STAMP
+    if _STAMP is None:
+        _STAMP = _sources_stamp()
+    return _STAMP
+
+
+# ---- specialisation ----------------------------------------------------------------------
+
+def specialize(template: Callable, hooks: Mapping[str, Any], *, nogil: bool = True) -> Callable:
     """The template compiled with ``hooks`` bound as its globals (cached on disk).
 
-    ``companions`` are helper functions of the template's module that call hooks
-    (directly or through each other); they are re-declared in the generated module
-    too, so their hook calls resolve to the bound strategies.
+    ``hooks`` must name exactly the hooks the template declares (:func:`kernel_template`).
+    Its companions (:func:`companions`) are re-declared in the generated module too,
+    with their jit options, so their hook calls resolve to the bound strategies.
     """
-    global _STAMP
-    memo = (template, nogil, companions, tuple(sorted(hooks.items(), key=lambda kv: kv[0])))
+    global _PRUNED
+    memo = (template, nogil, tuple(sorted(hooks.items(), key=lambda kv: kv[0])))
     try:
         return _MEMO[memo]  # the same objects again: skip reading sources and hashing
     except (KeyError, TypeError):
         pass
-    if _STAMP is None:
-        _STAMP = _sources_stamp()
     template = getattr(template, "py_func", template)
+    comps = companions(template)
+    _check(template, hooks, comps)
+    stamp = _stamp()
     src = _source(template)
-    comp_src = "".join(f"@_nb.njit({_inline_opt(c)})\n{_source(c)}\n\n" for c in companions)
+    own = {k: v for k, v in _options(template).items() if k not in ("cache", "nogil")}
+    kernel_opts = {"nopython": True, **own, "cache": True, "nogil": nogil}
+    options = {_py(c).__name__: _options(c) for c in comps}
+    comp_src = "".join(f"# options: {_stable_repr(options[n])}\n"
+                       f"@_nb.jit(**_sim_kernel_options[{n!r}])\n{_source(c)}\n\n"
+                       for n, c in zip(options, comps))
     h = hashlib.sha256()
     h.update(src.encode())
     h.update(comp_src.encode())
+    h.update(_stable_repr(kernel_opts).encode())
     h.update(template.__module__.encode())
-    h.update(_STAMP.encode())
+    h.update(stamp.encode())
     h.update(str(nb.config.DISABLE_JIT).encode())
     for name in sorted(hooks):
         h.update(name.encode())
         h.update(_fn_fingerprint(hooks[name]))
-    digest = h.hexdigest()[:20]
+    digest = h.hexdigest()[:DIGEST_LEN]
     with _LOCK:
         if digest in _LOADED:
             _remember(memo, _LOADED[digest])
             return _LOADED[digest]
+        d = kernel_dir()
+        _touch(_marker(d, stamp[:STAMP_LEN]))  # before pruning or reading: this stamp is in use
+        if not _PRUNED:
+            _PRUNED = True
+            prune(d, keep=stamp[:STAMP_LEN])
         _BOUND[digest] = dict(hooks)
-        modname = f"sim_kernel_{template.__name__}_{digest}"
-        path = kernel_dir() / f"{modname}.py"
+        _OPTIONS[digest] = options
+        modname = f"sim_kernel_{template.__name__}_{stamp[:STAMP_LEN]}_{digest}"
+        path = d / f"{modname}.py"
         code = (
             f"# generated by sim.core.kernels from {template.__module__}.{template.__name__}\n"
             "import importlib\nimport numba as _nb\n"
             f"globals().update({{k: v for k, v in vars(importlib.import_module({template.__module__!r})).items()"
             " if not k.startswith('__')})\n"
-            "from sim.core.kernels import _BOUND\n"
-            f"globals().update(_BOUND[{digest!r}])\n\n"
+            "from sim.core.kernels import _BOUND, _OPTIONS\n"
+            f"globals().update(_BOUND[{digest!r}])\n"
+            f"_sim_kernel_options = _OPTIONS[{digest!r}]\n\n"
             f"{comp_src}"
-            f"@_nb.njit(cache=True, nogil={nogil})\n{src}"
+            f"@_nb.jit(**{_stable_repr(kernel_opts)})\n{src}"
         )
-        if not path.exists() or path.read_text() != code:
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(code)
-            os.replace(tmp, path)
-        spec = importlib.util.spec_from_file_location(modname, path)
-        mod: ModuleType = importlib.util.module_from_spec(spec)
-        sys.modules[modname] = mod
-        spec.loader.exec_module(mod)
+        for attempt in (0, 1):
+            try:
+                if not path.exists() or path.read_text() != code:
+                    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+                    tmp.write_text(code)
+                    os.replace(tmp, path)
+                spec = importlib.util.spec_from_file_location(modname, path)
+                mod: ModuleType = importlib.util.module_from_spec(spec)
+                sys.modules[modname] = mod
+                spec.loader.exec_module(mod)
+                break
+            except FileNotFoundError:  # another process pruned it just now: write it again
+                sys.modules.pop(modname, None)
+                if attempt:
+                    raise
         fn = getattr(mod, template.__name__)
         _LOADED[digest] = fn
         _remember(memo, fn)

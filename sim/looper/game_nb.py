@@ -16,7 +16,7 @@ from collections import namedtuple
 import numpy as np
 
 from sim.core.bits import lowest
-from sim.core.kernels import specialize
+from sim.core.kernels import kernel_template, specialize
 from sim.core.rng import seed_stream
 from sim.looper.enums import I
 from sim.looper.nb import day_buffers, day_finish_nb, day_start_nb
@@ -48,10 +48,8 @@ def setup_size(R) -> int:
     return 1 + 2 * int(R.info[I.N_PERM]) + 2 * int(R.info[I.N_GUEST])
 
 
-# Hooks of the template below; sim.core.kernels.specialize binds real strategies.
-p_move = p_name = w_setup = w_choose = None
-
-
+# The template's hooks are bound to real strategies by sim.core.kernels.specialize.
+@kernel_template(hooks=("p_move", "p_name", "w_setup", "w_choose"))
 def play_chunk(key, start, count, R, w_params, wrong_name_ends, fixed_key, out):
     """Template: games [start, start+count) with the bound strategy hooks."""
     n = R.info[I.N_CHARS]

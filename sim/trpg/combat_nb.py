@@ -18,7 +18,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from sim.core.kernels import specialize
+from sim.core.kernels import kernel_template, specialize
 from sim.core.nrt import address, at, unmanaged
 from sim.core.rng import choose_bit, randint, seed_stream
 from sim.trpg.dice import roll_dice_nb
@@ -51,10 +51,10 @@ def roll3d6(rng):
     return randint(rng, 6) + randint(rng, 6) + randint(rng, 6) + 3
 
 
-# User plug-in hooks; sim.core.kernels.specialize binds them (defaults: these stubs —
-# no character names a plug-in then, and inlining the built-ins a second time in their
-# place cost seconds of compile time).
-u_target = u_reaction = None
+# User plug-in hooks u_target / u_reaction of play_chunk; chunk_kernel binds them
+# (defaults: these stubs — no character names a plug-in then, and inlining the built-ins
+# a second time in their place cost seconds of compile time). The helpers calling them
+# (h_target … take_turn) are found and re-declared by sim.core.kernels.specialize.
 
 
 @nb.njit(inline="always")
@@ -565,6 +565,7 @@ def sides_able(b, sc):
     return m
 
 
+@kernel_template(hooks=("u_target", "u_reaction"))
 def play_chunk(key, start, count, S, out):
     """Template: combats [start, start+count) with the bound strategy hooks."""
     n = S.chars.shape[0]
@@ -643,5 +644,4 @@ def keep_alive(a):
 
 def chunk_kernel(target=None, reaction=None):
     """The compiled (disk-cached) combat kernel, with optional user target/reaction plug-ins."""
-    return specialize(play_chunk, {"u_target": target or no_target, "u_reaction": reaction or no_reaction},
-                      companions=(h_target, h_reaction, damage, attack, take_turn))
+    return specialize(play_chunk, {"u_target": target or no_target, "u_reaction": reaction or no_reaction})

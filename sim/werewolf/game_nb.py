@@ -25,7 +25,7 @@ import numba as nb
 import numpy as np
 
 from sim.core.bits import lowest, popcount
-from sim.core.kernels import specialize
+from sim.core.kernels import kernel_template, specialize
 from sim.core.nrt import unmanaged
 from sim.core.rng import choose_bit, randint, seed_stream
 from sim.werewolf.roles import RolesNB
@@ -229,11 +229,11 @@ def has(mask, p):
     return (mask >> np.uint64(p)) & U1 != 0
 
 
-# Hooks of the template; sim.core.kernels.specialize binds real strategies.
-v_vote = v_divine = v_protect = v_witch = v_speak = None
-w_vote = w_mark = w_attack = w_speak = None
+HOOKS = ("v_vote", "v_divine", "v_protect", "v_witch", "v_speak", "w_vote", "w_mark", "w_attack", "w_speak")
 
 
+# The template's hooks are bound to real strategies by sim.core.kernels.specialize.
+@kernel_template(hooks=HOOKS)
 def play_chunk(key, start, count, R, out):
     """Template: games [start, start+count) with the bound strategy hooks."""
     n = R.seats.shape[0]
@@ -453,9 +453,6 @@ def play_chunk(key, start, count, R, out):
                 out.role_out[r, out_how[p]] += 1
     # Numba frees a variable after its last use: keep the owners of the views alive to here.
     keep_alive(owned.alive, owned.mem)
-
-
-HOOKS = ("v_vote", "v_divine", "v_protect", "v_witch", "v_speak", "w_vote", "w_mark", "w_attack", "w_speak")
 
 
 def chunk_kernel(village, wolves):

@@ -1,0 +1,270 @@
+"""sim.core.kernels on its own, with tiny synthetic templates (not the games)."""
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import numba as nb
+import pytest
+
+from sim.core import kernels
+from sim.core.kernels import KernelError, specialize
+
+ROOT = Path(__file__).resolve().parents[1]
+needs_jit = pytest.mark.skipif(nb.config.DISABLE_JIT, reason="numba options and caches need the JIT")
+
+TEMPLATE = '''
+import numba as nb
+from sim.core.kernels import kernel_template
+
+
+@nb.njit
+def hk_one(x):
+    return x + 1.0
+
+
+@nb.njit
+def hk_two(x):
+    return x * 10.0
+
+
+@nb.njit(inline="always", fastmath=True)
+def inner(x):
+    return hook_a(x)  # calls a hook
+
+
+@nb.njit(fastmath=True, error_model="numpy", boundscheck=False, nogil=True)
+def outer(x):
+    return inner(x) + 0.5  # calls a hook through another helper
+
+
+@nb.njit(inline="always")
+def plain(x):
+    return x * 2.0  # calls no hook: not a companion
+
+
+@kernel_template(hooks=("hook_a", "hook_b"))
+def tmpl(x):
+    return outer(x) + plain(hook_b(x))
+'''
+
+
+@pytest.fixture
+def kdir(tmp_path, monkeypatch):
+    d = tmp_path / "kernels"
+    monkeypatch.setenv("SIM_KERNEL_DIR", str(d))
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)  # edited modules must not load stale .pyc
+    monkeypatch.syspath_prepend(str(tmp_path / "mods"))
+    (tmp_path / "mods").mkdir()
+    return d
+
+
+def write_module(tmp_path: Path, src: str, name: str | None = None):
+    """A fresh module (unique name: the kernels' in-process caches never collide)."""
+    name = name or f"kt_{uuid.uuid4().hex[:10]}"
+    (tmp_path / "mods" / f"{name}.py").write_text(textwrap.dedent(src))
+    importlib.invalidate_caches()
+    return importlib.import_module(name)
+
+
+def generated(fn):
+    """The generated module a specialised kernel lives in."""
+    return sys.modules[kernels._py(fn).__module__]
+
+
+def test_hooks_bound_and_called(kdir, tmp_path):
+    m = write_module(tmp_path, TEMPLATE)
+    a = specialize(m.tmpl, {"hook_a": m.hk_one, "hook_b": m.hk_two})
+    b = specialize(m.tmpl, {"hook_a": m.hk_two, "hook_b": m.hk_one})
+    assert a(1.0) == (2.0 + 0.5) + 2 * 10.0
+    assert b(1.0) == (10.0 + 0.5) + 2 * 2.0
+    assert specialize(m.tmpl, {"hook_a": m.hk_one, "hook_b": m.hk_two}) is a  # in-process memo
+    files = sorted(p.name for p in kdir.glob("sim_kernel_tmpl_*.py"))
+    assert len(files) == 2
+    stamp = kernels._stamp()[:kernels.STAMP_LEN]
+    assert all(f.startswith(f"sim_kernel_tmpl_{stamp}_") for f in files)
+    assert (kdir / f"sim_kernel_{stamp}.used").exists()
+
+
+def test_companions_found_through_helpers(kdir, tmp_path):
+    m = write_module(tmp_path, TEMPLATE)
+    assert [kernels._py(f).__name__ for f in kernels.companions(m.tmpl)] == ["inner", "outer"]
+    fn = specialize(m.tmpl, {"hook_a": m.hk_one, "hook_b": m.hk_two})
+    g = generated(fn)
+    assert g.inner is not m.inner and g.outer is not m.outer  # re-declared next to the hooks
+    assert g.plain is m.plain and g.hk_one is m.hk_one  # the rest is the template module's
+
+
+@needs_jit
+def test_companion_options_carried_over(kdir, tmp_path):
+    m = write_module(tmp_path, TEMPLATE)
+    g = generated(specialize(m.tmpl, {"hook_a": m.hk_one, "hook_b": m.hk_two}))
+    assert g.outer.targetoptions == m.outer.targetoptions
+    assert g.outer.targetoptions["fastmath"] is True
+    assert g.outer.targetoptions["error_model"] == "numpy"
+    assert g.outer.targetoptions["boundscheck"] is False
+    assert g.outer.targetoptions["nogil"] is True
+    assert g.inner.targetoptions["inline"] == "always" and g.inner.targetoptions["fastmath"] is True
+    assert g.tmpl.targetoptions["nogil"] is True
+    assert g.tmpl.stats.cache_path is not None  # the kernel itself caches to disk
+
+
+def test_changed_options_change_the_file(kdir, tmp_path):
+    name = f"kt_{uuid.uuid4().hex[:10]}"
+    m = write_module(tmp_path, TEMPLATE, name)
+    f1 = kernels._py(specialize(m.tmpl, {"hook_a": m.hk_one, "hook_b": m.hk_two})).__code__.co_filename
+    m = importlib.reload(write_module(tmp_path, TEMPLATE.replace('error_model="numpy"', 'error_model="python"'), name))
+    f2 = kernels._py(specialize(m.tmpl, {"hook_a": m.hk_one, "hook_b": m.hk_two})).__code__.co_filename
+    assert f1 != f2  # numba's cache index would not notice a changed option by itself
+
+
+def test_hook_edit_changes_digest(kdir, tmp_path):
+    t = write_module(tmp_path, TEMPLATE)
+    name = f"kt_hooks_{uuid.uuid4().hex[:8]}"
+    hooks_src = "import numba as nb\n\n@nb.njit\ndef h(x):\n    return x + {k}\n"
+    h = write_module(tmp_path, hooks_src.format(k="1.0"), name)
+    f1 = specialize(t.tmpl, {"hook_a": h.h, "hook_b": t.hk_one})
+    h = importlib.reload(write_module(tmp_path, hooks_src.format(k="3.0"), name))
+    f2 = specialize(t.tmpl, {"hook_a": h.h, "hook_b": t.hk_one})
+    assert kernels._py(f1).__module__ != kernels._py(f2).__module__
+    assert f1(1.0) == 2.5 + 4.0 and f2(1.0) == 4.5 + 4.0
+
+
+SCRIPT = """
+import importlib, json, sys
+from sim.core import kernels
+m = importlib.import_module(sys.argv[1])
+fn = kernels.specialize(m.tmpl, {"hook_a": m.hk_one, "hook_b": m.hk_two})
+r = fn(1.0)
+st = fn.stats
+print(json.dumps({"file": fn.py_func.__code__.co_filename, "r": r,
+                  "hits": sum(st.cache_hits.values()), "misses": sum(st.cache_misses.values())}))
+"""
+
+
+@needs_jit
+def test_disk_cache_used_by_a_second_process(kdir, tmp_path):
+    name = f"kt_{uuid.uuid4().hex[:10]}"
+    (tmp_path / "mods" / f"{name}.py").write_text(TEMPLATE)
+    env = {**os.environ, "SIM_KERNEL_DIR": str(kdir),
+           "PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path / "mods")])}
+
+    def run():
+        out = subprocess.run([sys.executable, "-c", SCRIPT, name], env=env, check=True,
+                             capture_output=True, text=True).stdout
+        return json.loads(out.strip().splitlines()[-1])
+
+    first = run()
+    path = Path(first["file"])
+    mtime = path.stat().st_mtime_ns
+    second = run()
+    assert first["r"] == second["r"] == 22.5
+    assert first["misses"] == 1 and first["hits"] == 0  # compiled and saved
+    assert second["file"] == first["file"] and path.stat().st_mtime_ns == mtime  # reused, not rewritten
+    assert second["hits"] == 1 and second["misses"] == 0  # loaded, not recompiled
+    assert list((kdir / "__pycache__").glob(f"{path.stem}.*.nbi"))
+
+
+def test_missing_unknown_and_unbound_hooks_are_clear_errors(kdir, tmp_path):
+    m = write_module(tmp_path, TEMPLATE)
+    with pytest.raises(KernelError, match=r"tmpl: missing hook\(s\) hook_b \(it declares: hook_a, hook_b\)"):
+        specialize(m.tmpl, {"hook_a": m.hk_one})
+    with pytest.raises(KernelError, match=r"unknown hook\(s\) hook_c"):
+        specialize(m.tmpl, {"hook_a": m.hk_one, "hook_b": m.hk_two, "hook_c": m.hk_one})
+    with pytest.raises(KernelError, match="hook hook_b is bound to None"):
+        specialize(m.tmpl, {"hook_a": m.hk_one, "hook_b": None})
+    with pytest.raises(KernelError, match="not a kernel template"):
+        specialize(m.plain, {"hook_a": m.hk_one})
+    assert not list(kdir.glob("sim_kernel_tmpl_*.py"))  # nothing generated for a refused call
+
+
+def test_undeclared_hook_name_is_a_clear_error(kdir, tmp_path):
+    m = write_module(tmp_path, TEMPLATE.replace("plain(hook_b(x))", "plain(hook_c(x))"))
+    with pytest.raises(KernelError, match=r"tmpl uses undefined global\(s\) hook_c"):
+        specialize(m.tmpl, {"hook_a": m.hk_one, "hook_b": m.hk_two})
+
+
+def test_template_declaration_checks():
+    with pytest.raises(KernelError, match="identifiers"):
+        kernels.kernel_template(hooks=("not a name",))
+    with pytest.raises(KernelError, match="twice"):
+        kernels.kernel_template(hooks=("a", "a"))
+
+
+def _stale_layout(d: Path):
+    """Generated files of other stamps, an abandoned temporary file and foreign files."""
+    cache = d / "__pycache__"
+    cache.mkdir(parents=True)
+    old, busy = "a" * 12, "e" * 12
+    stem, dig = f"sim_kernel_tmpl_{old}_{'b' * 20}", "c" * 20
+    stale = [d / f"{stem}.py", cache / f"{stem}.tmpl-12.py311.nbi", cache / f"{stem}.tmpl-12.py311.1.nbc",
+             cache / f"{stem}.cpython-311.pyc", d / f"sim_kernel_{old}.used",
+             d / f"sim_kernel_play_chunk_{dig}.py", cache / f"sim_kernel_play_chunk_{dig}.play_chunk-55.py311.nbi",
+             d / f"sim_kernel_tmpl_{old}_{'b' * 20}.4242.tmp"]
+    busy_files = [d / f"sim_kernel_tmpl_{busy}_{'b' * 20}.py", d / f"sim_kernel_{busy}.used"]
+    foreign = [d / "notes.txt", d / "sim_kernel_notes.py", d / f"sim_kernel_tmpl_{old}_{'b' * 20}.txt",
+               d / f"{stem}.py.bak", cache / "other.cpython-311.pyc", cache / f"{stem}.nbi.keep",
+               d / "sub" / f"{stem}.py"]
+    for f in stale + busy_files + foreign:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text("x")
+    day_ago = time.time() - 86400
+    for f in stale + foreign:
+        os.utime(f, (day_ago, day_ago))
+    return stale, busy_files, foreign
+
+
+def test_stale_files_pruned_at_first_use_foreign_untouched(kdir, tmp_path, monkeypatch):
+    stale, busy, foreign = _stale_layout(kdir)
+    cur = kernels._stamp()[:kernels.STAMP_LEN]
+    abandoned = kdir / f"sim_kernel_tmpl_{cur}_{'b' * 20}.999.tmp"  # a process died while writing
+    abandoned.write_text("x")
+    os.utime(abandoned, (0, 0))
+    stale.append(abandoned)
+    monkeypatch.setattr(kernels, "_PRUNED", False)
+    m = write_module(tmp_path, TEMPLATE)
+    fn = specialize(m.tmpl, {"hook_a": m.hk_one, "hook_b": m.hk_two})
+    assert fn(1.0) == 22.5
+    assert [f for f in stale if f.exists()] == []
+    assert all(f.exists() for f in busy)  # another stamp used a moment ago: a live process's
+    assert all(f.exists() for f in foreign)
+    assert Path(kernels._py(fn).__code__.co_filename).exists()
+    # pruning runs once per process: files of another stamp appearing later stay until then
+    late = kdir / f"sim_kernel_tmpl_{'f' * 12}_{'b' * 20}.py"
+    late.write_text("x")
+    os.utime(late, (0, 0))
+    specialize(m.tmpl, {"hook_a": m.hk_two, "hook_b": m.hk_two})
+    assert late.exists()
+
+
+def test_prune_keeps_the_current_stamp_and_survives_concurrent_pruning(kdir):
+    stale, busy, foreign = _stale_layout(kdir)
+    keep = "b" * 12
+    mine = kdir / f"sim_kernel_tmpl_{keep}_{'d' * 20}.py"
+    mine.write_text("x")
+    os.utime(mine, (0, 0))
+    errors = []
+
+    def worker():
+        try:
+            kernels.prune(kdir, keep=keep)
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert mine.exists() and all(f.exists() for f in busy + foreign)
+    assert not any(f.exists() for f in stale)
+    assert sorted(kernels.prune(kdir, keep=keep, grace_s=-1)) == sorted(busy)  # no grace: the other stamp goes too
