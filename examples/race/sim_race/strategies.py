@@ -14,10 +14,12 @@ bare ``@njit`` decide function (it then has no exact form).
 """
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numba as nb
+from numba.core.dispatcher import Dispatcher
 
 from sim.core.plugins import Registry
 from sim.core.rng import randint
@@ -59,8 +61,8 @@ def random_nb(rng, me, other, target, k):
 def _wrap(obj: object, spec: str) -> RaceStrategy:
     if isinstance(obj, RaceStrategy):
         return obj
-    if callable(obj):  # a bare @njit decide function
-        return RaceStrategy(spec, obj, doc=getattr(obj, "__doc__", "") or "")
+    if isinstance(obj, Dispatcher) or (nb.config.DISABLE_JIT and inspect.isfunction(obj)):
+        return RaceStrategy(spec, obj, doc=(getattr(obj, "__doc__", "") or "").strip())  # a bare decide
     raise SimInputError(f"{spec!r}: expected a RaceStrategy or an @njit decide function")
 
 
