@@ -9,9 +9,10 @@ STAMP := $(VENV)/.installed
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
+$(STAMP): pyproject.toml examples/race/pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e ".[test]"
+	$(BIN)/python -m pip install -q -e ./examples/race
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -28,6 +29,7 @@ NOJIT_TESTS := tests/test_looper_golden.py tests/test_core.py
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 tests
+	$(BIN)/python -m pytest -q examples/race/tests
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -p no:randomly -W ignore::RuntimeWarning $(NOJIT_TESTS)
 
 bench: $(STAMP)

@@ -98,13 +98,14 @@ def template_hooks(fn: Callable) -> tuple[str, ...]:
 _KERNEL_MARKERS = (b"njit", b"intrinsic", b"namedtuple")
 
 
-def _sources_stamp() -> str:
+def _sources_stamp(roots: list[Path] | None = None) -> str:
     """Modification stamp of every project source a kernel can depend on: files with
     jitted functions, intrinsics or the namedtuple constants kernels fold in. Editing
     a CLI or a report does not recompile the games."""
     h = hashlib.sha256()
-    for root in _ROOTS:
-        for f in sorted(root.rglob("*.py")):
+    for root in _ROOTS if roots is None else roots:
+        files = [root] if root.is_file() else sorted(root.rglob("*.py"))
+        for f in files:
             data = f.read_bytes()
             if any(m in data for m in _KERNEL_MARKERS):
                 h.update(str(f.relative_to(root.parent)).encode())
@@ -116,6 +117,22 @@ _STAMP: str | None = None
 _PRUNED = False
 _MEMO: dict = {}
 _COMPANIONS: dict = {}
+_PLUGIN_STAMPS: dict[Path, str] = {}
+
+
+def _plugin_stamp(module: str) -> str:
+    """The same stamp for a template outside the project (a game installed from its own
+    package, docs/adding-a-game.md): its top-level package's kernel sources, so an edit of
+    a helper the template calls recompiles it too. Empty for the project's own templates."""
+    top = sys.modules.get(module.partition(".")[0])
+    paths = getattr(top, "__path__", None)
+    f = getattr(top, "__file__", None)
+    root = Path(list(paths)[0]).resolve() if paths else (Path(f).resolve() if f else None)
+    if root is None or not root.exists() or any(root == r or r in root.parents for r in _ROOTS):
+        return ""
+    if root not in _PLUGIN_STAMPS:
+        _PLUGIN_STAMPS[root] = _sources_stamp([root])
+    return _PLUGIN_STAMPS[root]
 
 
 def _fn_fingerprint(fn: Any) -> bytes:
@@ -358,6 +375,7 @@ def specialize(template: Callable, hooks: Mapping[str, Any], *, nogil: bool = Tr
     h.update(_stable_repr(kernel_opts).encode())
     h.update(template.__module__.encode())
     h.update(stamp.encode())
+    h.update(_plugin_stamp(template.__module__).encode())
     h.update(str(nb.config.DISABLE_JIT).encode())
     for name in sorted(hooks):
         h.update(name.encode())

@@ -1,0 +1,23 @@
+"""Integer constants of the race kernel (NamedTuple constants fold inside njit)."""
+from collections import namedtuple
+
+# Slots of the int64 rules vector the kernel receives (Setup.nb).
+_R = ("TARGET", "HEAD_START", "FACES", "BUST_FACE", "K1", "K2")
+R = namedtuple("R", _R)(*range(len(_R)))
+N_R = len(_R)
+
+# How many dice a strategy rolls.
+DICE = ("none", "one", "two")
+Dice = namedtuple("Dice", [d.upper() for d in DICE])(*range(len(DICE)))
+
+# Slots of the scalar counters.
+_C = ("GAMES", "P1_WINS", "TURNS")
+C = namedtuple("C", _C)(*range(len(_C)))
+N_C = len(_C)
+
+# Slots of the per-player counters (one row per player).
+_P = ("TURNS", "TWO_DICE", "BUSTS", "POINTS", "WINS")
+P = namedtuple("P", _P)(*range(len(_P)))
+N_P = len(_P)
+
+SIDES = ("p1", "p2")

@@ -1,0 +1,79 @@
+"""Race strategies, registered by name; ``module:object`` plug-ins.
+
+A strategy decides, at the start of each of its turns, how many dice to roll::
+
+    decide(rng, me, other, target, k) -> 1 or 2     # an @njit function
+
+``me`` / ``other`` are the two totals, ``target`` the winning total, ``k`` the player's
+strategy parameter (``p1.k`` / ``p2.k`` in the configuration, an integer in
+[K_MIN, K_MAX]) and ``rng`` the game's own random stream (:mod:`sim.core.rng`; draw from
+it, never from numba's global RNG). ``exact(me, other, target, k)`` is the same decision
+in plain Python as the probability of rolling two dice; :mod:`sim_race.exact` uses it.
+Give your own with ``--p1 mypkg.mod:obj`` where ``obj`` is a :class:`RaceStrategy` or a
+bare ``@njit`` decide function (it then has no exact form).
+"""
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numba as nb
+from numba.core.dispatcher import Dispatcher
+
+from sim.core.plugins import Registry
+from sim.core.rng import randint
+from sim.errors import SimInputError
+from sim_race.enums import Dice
+
+K_MIN, K_MAX = -20, 20  # the range of a strategy parameter k
+
+
+@dataclass(frozen=True)
+class RaceStrategy:
+    name: str
+    decide: Any                                   # @njit (rng, me, other, target, k) -> 1 | 2
+    exact: Callable[[int, int, int, int], float] | None = None   # P(two dice), plain Python
+    uses_k: bool = False                          # does k change the decision?
+    doc: str = ""
+
+
+@nb.njit
+def cautious_nb(rng, me, other, target, k):
+    return Dice.ONE
+
+
+@nb.njit
+def bold_nb(rng, me, other, target, k):
+    return Dice.TWO
+
+
+@nb.njit
+def threshold_nb(rng, me, other, target, k):
+    return Dice.TWO if other - me >= k else Dice.ONE
+
+
+@nb.njit
+def random_nb(rng, me, other, target, k):
+    return Dice.ONE + randint(rng, 2)
+
+
+def _wrap(obj: object, spec: str) -> RaceStrategy:
+    if isinstance(obj, RaceStrategy):
+        return obj
+    if isinstance(obj, Dispatcher) or (nb.config.DISABLE_JIT and inspect.isfunction(obj)):
+        return RaceStrategy(spec, obj, doc=(getattr(obj, "__doc__", "") or "").strip())  # a bare decide
+    raise SimInputError(f"{spec!r}: expected a RaceStrategy or an @njit decide function")
+
+
+STRATEGIES: Registry[RaceStrategy] = Registry("race strategy", _wrap)
+
+STRATEGIES.register("cautious", RaceStrategy("cautious", cautious_nb, lambda me, other, target, k: 0.0,
+                                             doc="always one die"))
+STRATEGIES.register("bold", RaceStrategy("bold", bold_nb, lambda me, other, target, k: 1.0,
+                                         doc="always two dice"))
+STRATEGIES.register("threshold", RaceStrategy(
+    "threshold", threshold_nb, lambda me, other, target, k: 1.0 if other - me >= k else 0.0, uses_k=True,
+    doc="two dice while behind by at least k points (p1.k / p2.k; k < 0: also while ahead by at most -k)"))
+STRATEGIES.register("random", RaceStrategy("random", random_nb, lambda me, other, target, k: 0.5,
+                                           doc="one die or two, a fair coin each turn"))

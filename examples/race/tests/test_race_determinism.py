@@ -1,0 +1,41 @@
+"""Same seed → same counts, for any thread count, chunk size or split into batches."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim_race.protocol import GAME
+
+
+def _totals(games, seed=7, **kw):
+    setup = GAME.setup(None, ["p1.k=2"])
+    s = GAME.strategies({"p1": "threshold", "p2": "random"})
+    return GAME.run(setup, s, games, seed, tables=False, **kw).totals
+
+
+def _same(a, b):
+    return set(a) == set(b) and all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def test_threads_and_chunks_do_not_change_results():
+    ref = _totals(50_000, threads=1)
+    for threads, chunk in ((2, 8192), (2, 1000), (1, 777), (3, 4096)):
+        assert _same(ref, _totals(50_000, threads=threads, chunk_size=chunk)), (threads, chunk)
+
+
+def test_batches_equal_one_run():
+    whole = _totals(30_000, threads=2)
+    parts = [_totals(10_000, start=s, threads=2) for s in (0, 10_000, 20_000)]
+    assert _same(whole, {k: sum(p[k] for p in parts) for k in whole})
+
+
+def test_seeds_and_spawns_differ():
+    a = _totals(20_000, seed=1)
+    assert not _same(a, _totals(20_000, seed=2))
+    assert not _same(a, _totals(20_000, seed=1, spawn=(5,)))
+    assert _same(a, _totals(20_000, seed=1))
+
+
+def test_bad_plugin_decision_is_an_error():
+    with pytest.raises(ValueError, match="decide must return 1 or 2"):
+        GAME.run(GAME.setup(), GAME.strategies({"p1": "race_plugins:bad_nb", "p2": "bold"}), 10, 0)
