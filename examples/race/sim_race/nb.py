@@ -11,7 +11,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from sim.core.kernels import specialize
+from sim.core.kernels import kernel_template, specialize
 from sim.core.rng import randint, seed_stream
 from sim_race.enums import N_C, N_P, C, Dice, P, R
 
@@ -47,6 +47,7 @@ def roll_nb(rng, dice, faces, bust_face):
     return a + b
 
 
+@kernel_template(hooks=("p1_decide", "p2_decide"))
 def play_chunk_nb(key, start, count, rules, out):
     """Play games ``[start, start + count)`` and add their counts to ``out``."""
     rng = np.zeros(4, np.uint64)
