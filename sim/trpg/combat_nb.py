@@ -24,7 +24,7 @@ from sim.core.rng import choose_bit, randint, seed_stream
 from sim.trpg.dice import roll_dice_nb
 from sim.trpg.enums import AF, AK, CF, K, MO, MV, N_B, OUT, RL, ST, WF, B
 from sim.trpg.sheets import MAX_WEAPONS, PLUGIN, ScenarioNB
-from strategies.trpg.builtin import builtin_reaction, builtin_target, distance
+from sim.trpg.rules_nb import distance
 
 U1 = np.uint64(1)
 View = namedtuple("View", "sc bs info")
@@ -55,6 +55,9 @@ def roll3d6(rng):
 # no character names a plug-in then, and inlining the built-ins a second time in their
 # place cost seconds of compile time).
 u_target = u_reaction = None
+# The built-in strategies (strategies.trpg.builtin), bound the same way by chunk_kernel:
+# the engine does not import strategies at module level (they import the engine's rules).
+builtin_target = builtin_reaction = None
 
 
 @nb.njit(inline="always")
@@ -643,5 +646,8 @@ def keep_alive(a):
 
 def chunk_kernel(target=None, reaction=None):
     """The compiled (disk-cached) combat kernel, with optional user target/reaction plug-ins."""
-    return specialize(play_chunk, {"u_target": target or no_target, "u_reaction": reaction or no_reaction},
+    from strategies.trpg import BUILTIN  # looked up here: strategies depend on the game, not back
+
+    return specialize(play_chunk, {"u_target": target or no_target, "u_reaction": reaction or no_reaction,
+                                   "builtin_target": BUILTIN["target"], "builtin_reaction": BUILTIN["reaction"]},
                       companions=(h_target, h_reaction, damage, attack, take_turn))
