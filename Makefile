@@ -25,7 +25,10 @@ demo: $(STAMP)
 	$(BIN)/sim report demo-out/sweeps/game=trpg/sweep=alley-melee --out demo-out/report
 
 # Second pass: the kernels run as plain Python under NUMBA_DISABLE_JIT (coverage, debugging).
-NOJIT_TESTS := tests/test_looper_golden.py tests/test_core.py
+# Every differential test (engine vs the naive reference in tests/naive) runs here too;
+# those files compare fewer games when numba.config.DISABLE_JIT is set.
+NOJIT_TESTS := tests/test_looper_golden.py tests/test_core.py tests/test_looper_diff.py \
+	tests/test_werewolf_diff.py tests/test_trpg_diff.py tests/test_werewolf_rules.py
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 tests

@@ -11,9 +11,11 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 from collections import Counter
 
+import numba
 import numpy as np
 import pytest
 
@@ -23,6 +25,7 @@ from sim.looper.game import run
 from sim.looper.game_nb import (C_DAYS, C_KEY_DEATHS, C_LOOPS, C_PROT_DEATHS, C_WINS,
                                 C_WRONG_NAME, new_counts, play_chunk_nb)
 from strategies.looper import PLAYERS, SCRIPTWRITERS
+from strategies.looper.adversarial import search_setups
 from tests.naive.looper import location_ids, naive_day, naive_game, roster_ids
 
 # ----------------------------------------------------------------------------- one day
@@ -217,6 +220,27 @@ def test_day_matches_naive_with_extra_effects():
 # ----------------------------------------------------------------------------- games
 
 KEY = run_key(20240611)
+# `make test` runs this file again under NUMBA_DISABLE_JIT, where the engine is plain
+# Python: it then plays a quarter of the games, and the adversarial scriptwriter prepares its
+# setup pool from a small search (its default plays ~37 000 trial games). The same
+# kernels (pool_setup, adversarial_choose) are compared either way.
+NOJIT = bool(numba.config.DISABLE_JIT)
+
+
+def n_games(full: int) -> int:
+    return max(full // 4, 8) if NOJIT else full
+
+
+def _small_search(roster, rng):
+    return search_setups(roster, rng, (PLAYERS.get("random"), PLAYERS.get("cautious")), proposals=16, trials=4)
+
+
+def writer(name: str):
+    w = SCRIPTWRITERS.get(name)
+    if NOJIT and name == "adversarial":
+        w = dataclasses.replace(w, prepare=_small_search)
+    return w
+
 
 
 @pytest.fixture(scope="module")
@@ -235,11 +259,11 @@ def rosters():
 _PARAMS: dict = {}
 
 
-def writer_params(roster_name, roster, writer, seed=0):
-    w = SCRIPTWRITERS.get(writer)
+def writer_params(roster_name, roster, writer_name, seed=0):
+    w = writer(writer_name)
     if w.prepare is None:
         return np.zeros((1, 1), np.int64)
-    k = (roster_name, writer, seed)
+    k = (roster_name, writer_name, seed)
     if k not in _PARAMS:
         _PARAMS[k] = np.ascontiguousarray(w.prepare(roster, python_rng(seed)), dtype=np.int64)
     return _PARAMS[k]
@@ -294,39 +318,42 @@ GAME_CASES = [
 ]
 
 
-@pytest.mark.parametrize("roster_name, player, writer, n_games", GAME_CASES)
-def test_games_match_naive(rosters, roster_name, player, writer, n_games):
+@pytest.mark.parametrize("roster_name, player, writer_name, full_games", GAME_CASES)
+def test_games_match_naive(rosters, roster_name, player, writer_name, full_games):
     roster = rosters[roster_name]
-    p, w = PLAYERS.get(player), SCRIPTWRITERS.get(writer)
-    params = writer_params(roster_name, roster, writer)
+    p, w = PLAYERS.get(player), writer(writer_name)
+    params = writer_params(roster_name, roster, writer_name)
     wrong_ends = bool(roster.rules.get("wrong_name_ends_game", False))
     bad = []
     n_days = n_named = 0
-    for g in range(n_games):
+    games = n_games(full_games)
+    for g in range(games):
         engine, naive, res = compare_game(roster, KEY, g, p, w, params, wrong_ends)
         n_days += res["days"]
         n_named += len(res["named"])
         if engine != naive:
             bad.append((g, {k: (engine[k], naive[k]) for k in engine if engine[k] != naive[k]}))
     assert not bad, f"{len(bad)} game(s) differ; first (engine, naive): {bad[:3]}"
-    assert n_days > n_games  # games are played for real
+    assert n_days > games  # games are played for real
     if roster.fixed_key:
         assert all(compare_game(roster, KEY, g, p, w, params, wrong_ends)[0]["key"] == "cat" for g in range(5))
-    if roster.rules.get("must_name_key_person") and writer == "random":
+    if roster.rules.get("must_name_key_person") and writer_name == "random":
         assert n_named > 0  # the R-2 variant was exercised
 
 
 # ----------------------------------------------------------------------------- runner
 
 
-@pytest.mark.parametrize("player, writer", [("random", "random"), ("cautious", "adversarial")])
-def test_run_win_rate_matches_naive(rosters, player, writer):
+@pytest.mark.parametrize("player, writer_name", [("random", "random"), ("cautious", "adversarial")])
+def test_run_win_rate_matches_naive(rosters, player, writer_name):
     roster = rosters["base"]
-    games, seed = 300, 7
-    r = run(games, seed, player=player, scriptwriter=writer, roster=roster, threads=2, chunk_size=64)
+    games, seed = n_games(300), 7
+    p, w = PLAYERS.get(player), writer(writer_name)
+    # names under JIT; under NOJIT the (smaller) adversarial strategy object itself
+    r = run(games, seed, player=player, scriptwriter=w if NOJIT else writer_name, roster=roster, threads=2,
+            chunk_size=64)
     key = run_key(seed)
-    p, w = PLAYERS.get(player), SCRIPTWRITERS.get(writer)
-    params = writer_params("base", roster, writer, seed)
+    params = writer_params("base", roster, writer_name, seed)
     naive = [naive_game(roster, key, g, p, w, params) for g in range(games)]
     wins = sum(x["won"] for x in naive)
     by_loop = Counter(x["won_loop"] for x in naive if x["won"])

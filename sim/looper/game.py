@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
 import polars as pl
@@ -14,8 +14,9 @@ from sim.looper.enums import I
 from sim.looper.game_nb import (C_DAYS, C_GAMES, C_KEY_DEATHS, C_LOOPS, C_PROT_DEATHS, C_WINS,
                                 C_WRONG_NAME, chunk_kernel, new_counts)
 from sim.looper.roster import Roster, build_config, compile_roster
-from strategies.looper import PLAYERS, SCRIPTWRITERS, PlayerStrategy, ScriptwriterStrategy
-from strategies.looper import scriptwriter as _w
+
+if TYPE_CHECKING:  # annotations only: strategies import the game, not the other way round
+    from strategies.looper import PlayerStrategy, ScriptwriterStrategy
 
 EMPTY_PARAMS = np.zeros((1, 1), np.int64)
 
@@ -36,6 +37,26 @@ class LooperResult(GameResult):
 
 def resolve_roster(config=None, sets: Iterable[str] = (), *, expansion=False, protagonist=None) -> Roster:
     return compile_roster(build_config(config, sets, expansion=expansion, protagonist=protagonist))
+
+
+def resolve_player(player: str | PlayerStrategy) -> PlayerStrategy:
+    """A player strategy object as is; a name (or ``module:function``) looked up in
+    ``strategies.looper.PLAYERS``, imported only here so the engine never imports the
+    strategies at module level."""
+    if not isinstance(player, str):
+        return player
+    from strategies.looper import PLAYERS
+
+    return PLAYERS.get(player)
+
+
+def resolve_scriptwriter(scriptwriter: str | ScriptwriterStrategy) -> ScriptwriterStrategy:
+    """Like :func:`resolve_player`, in ``strategies.looper.SCRIPTWRITERS``."""
+    if not isinstance(scriptwriter, str):
+        return scriptwriter
+    from strategies.looper import SCRIPTWRITERS
+
+    return SCRIPTWRITERS.get(scriptwriter)
 
 
 def run(
@@ -60,8 +81,7 @@ def run(
 ) -> LooperResult:
     """Play ``games`` whole games and aggregate them (memory flat in ``games``)."""
     roster = roster or resolve_roster(config, sets, expansion=expansion, protagonist=protagonist)
-    p = player if isinstance(player, PlayerStrategy) else PLAYERS.get(player)
-    w = scriptwriter if isinstance(scriptwriter, ScriptwriterStrategy) else SCRIPTWRITERS.get(scriptwriter)
+    p, w = resolve_player(player), resolve_scriptwriter(scriptwriter)
     params = writer_params(w, roster, seed, spawn) if params is None else params
     key = run_key(seed, *spawn)
     wrong_ends = bool(roster.rules.get("wrong_name_ends_game", False))
@@ -142,19 +162,5 @@ def summary_tables(r: LooperResult) -> dict[str, pl.DataFrame]:
     return {"summary": summary, "wins_by_loop": wins_by_loop, "deaths": deaths, "key_person": key_person}
 
 
-def score_setups(roster: Roster, setups: np.ndarray, key: np.ndarray, trials: int) -> np.ndarray:
-    """Player wins against each setup row (random and cautious players, adversarial choices)."""
-    R = roster.nb
-    wins = np.zeros(len(setups), np.int64)
-    players = (PLAYERS.get("random"), PLAYERS.get("cautious"))
-    kernels = [chunk_kernel(p.move, p.name_key, _w.pool_setup, _w.adversarial_choose) for p in players]
-    for r in range(len(setups)):
-        params = np.ascontiguousarray(setups[r: r + 1])
-        for kernel in kernels:
-            out = new_counts(R)
-            kernel(key, 0, trials, R, params, False, roster.fixed_key, out)
-            wins[r] += out.scalars[C_WINS]
-    return wins
-
-
-__all__ = ["LooperResult", "play", "run", "resolve_roster", "summary_tables", "I"]
+__all__ = ["LooperResult", "play", "run", "resolve_player", "resolve_roster", "resolve_scriptwriter",
+           "summary_tables", "I"]

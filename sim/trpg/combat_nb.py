@@ -24,7 +24,7 @@ from sim.core.rng import choose_bit, randint, seed_stream
 from sim.trpg.dice import roll_dice_nb
 from sim.trpg.enums import AF, AK, CF, K, MO, MV, N_B, OUT, RL, ST, WF, B
 from sim.trpg.sheets import MAX_WEAPONS, PLUGIN, ScenarioNB
-from strategies.trpg.builtin import builtin_reaction, builtin_target, distance
+from sim.trpg.rules_nb import distance
 
 U1 = np.uint64(1)
 View = namedtuple("View", "sc bs info")
@@ -51,10 +51,12 @@ def roll3d6(rng):
     return randint(rng, 6) + randint(rng, 6) + randint(rng, 6) + 3
 
 
-# User plug-in hooks u_target / u_reaction of play_chunk; chunk_kernel binds them
+# Hooks of play_chunk that chunk_kernel binds: the user plug-ins u_target / u_reaction
 # (defaults: these stubs — no character names a plug-in then, and inlining the built-ins
-# a second time in their place cost seconds of compile time). The helpers calling them
-# (h_target … take_turn) are found and re-declared by sim.core.kernels.specialize.
+# a second time in their place cost seconds of compile time) and the built-in strategies
+# builtin_target / builtin_reaction (the engine does not import strategies at module
+# level: they import the engine's rules). The helpers calling them (h_target …
+# take_turn) are found and re-declared by sim.core.kernels.specialize.
 
 
 @nb.njit(inline="always")
@@ -565,7 +567,7 @@ def sides_able(b, sc):
     return m
 
 
-@kernel_template(hooks=("u_target", "u_reaction"))
+@kernel_template(hooks=("u_target", "u_reaction", "builtin_target", "builtin_reaction"))
 def play_chunk(key, start, count, S, out):
     """Template: combats [start, start+count) with the bound strategy hooks."""
     n = S.chars.shape[0]
@@ -644,4 +646,7 @@ def keep_alive(a):
 
 def chunk_kernel(target=None, reaction=None):
     """The compiled (disk-cached) combat kernel, with optional user target/reaction plug-ins."""
-    return specialize(play_chunk, {"u_target": target or no_target, "u_reaction": reaction or no_reaction})
+    from strategies.trpg import BUILTIN  # looked up here: strategies depend on the game, not back
+
+    return specialize(play_chunk, {"u_target": target or no_target, "u_reaction": reaction or no_reaction,
+                                   "builtin_target": BUILTIN["target"], "builtin_reaction": BUILTIN["reaction"]})

@@ -85,10 +85,10 @@ from typing import Iterable
 
 import numpy as np
 
-from strategies.trpg.builtin import p_success216  # the engine's own rule for `auto`
 from sim.errors import SimInputError
 from sim.trpg.dice import Dice, check_probability
 from sim.trpg.enums import CF, K, MO, MV, RE, RL, WF
+from sim.trpg.rules_nb import p_success216  # the engine's own rule for `auto`
 from sim.trpg.sheets import PLUGIN, Scenario
 
 #: Refuse chains larger than this many (start-of-round + mid-round) states.

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
 import polars as pl
@@ -15,7 +15,9 @@ from sim.werewolf.enums import EVENTS, HOW, WINNERS
 from sim.werewolf.game_nb import (C_DAYS, C_DRAWS, C_GAMES, C_NOBODY_OUT, C_RUNOFFS, C_VILLAGE,
                                   C_WOLVES, chunk_kernel, new_counts)
 from sim.werewolf.roles import Setup, resolve_setup
-from strategies.werewolf import VILLAGE, WOLVES, VillageStrategy, WolfStrategy
+
+if TYPE_CHECKING:  # annotations only: strategies import the game, not the other way round
+    from strategies.werewolf import VillageStrategy, WolfStrategy
 
 
 @dataclass(kw_only=True)
@@ -31,14 +33,33 @@ class WerewolfResult(GameResult):
         return row
 
 
+def resolve_village(village: str | VillageStrategy) -> VillageStrategy:
+    """A village strategy object as is; a name (or ``module:object``) looked up in
+    ``strategies.werewolf.VILLAGE``, imported only here so the engine never imports the
+    strategies at module level."""
+    if not isinstance(village, str):
+        return village
+    from strategies.werewolf import VILLAGE
+
+    return VILLAGE.get(village)
+
+
+def resolve_wolves(wolves: str | WolfStrategy) -> WolfStrategy:
+    """Like :func:`resolve_village`, in ``strategies.werewolf.WOLVES``."""
+    if not isinstance(wolves, str):
+        return wolves
+    from strategies.werewolf import WOLVES
+
+    return WOLVES.get(wolves)
+
+
 def run(games: int, seed: int = 0, *, village: str | VillageStrategy = "random",
         wolves: str | WolfStrategy = "random", setup: Setup | None = None, roles: str | None = None,
         config=None, sets: Iterable[str] = (), threads: int | None = None,
         chunk_size: int = DEFAULT_CHUNK, progress: bool = False, spawn: tuple[int, ...] = (),
         start: int = 0, on_chunk=None, tables: bool = True) -> WerewolfResult:
     setup = setup or resolve_setup(config, sets, roles)
-    v = village if isinstance(village, VillageStrategy) else VILLAGE.get(village)
-    w = wolves if isinstance(wolves, WolfStrategy) else WOLVES.get(wolves)
+    v, w = resolve_village(village), resolve_wolves(wolves)
     kernel = chunk_kernel(v, w)
     key = run_key(seed, *spawn)
     R = setup.nb

@@ -82,7 +82,7 @@ SCRIPTWRITERS.register("random", ScriptwriterStrategy("random", _w.random_setup,
 def _adversarial_prepare(roster, rng):
     from strategies.looper.adversarial import search_setups
 
-    return search_setups(roster, rng)
+    return search_setups(roster, rng, (PLAYERS.get("random"), PLAYERS.get("cautious")))
 
 
 SCRIPTWRITERS.register("adversarial", ScriptwriterStrategy(

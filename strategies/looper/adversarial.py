@@ -3,14 +3,19 @@
 Proposals favour traps: the key person and up to two more characters are moved
 permanently into one location (a scriptwriter-moved character cannot be moved by the
 player, R-6), guest moves often join them. Each proposal is scored by the player win
-rate of short games against the random and the cautious players; the best ``keep``
-form the pool that ``pool_setup`` draws from, so the player cannot learn one fixed setup.
+rate of short games against the given players (the registry passes the random and the
+cautious ones); the best ``keep`` form the pool that ``pool_setup`` draws from, so the
+player cannot learn one fixed setup.
 """
 from __future__ import annotations
+
+from typing import Sequence
 
 import numpy as np
 
 from sim.looper.enums import I
+from sim.looper.game_nb import C_WINS, chunk_kernel, new_counts
+from strategies.looper import scriptwriter as _w
 
 PROPOSALS = 384
 TRIALS = 48
@@ -38,12 +43,25 @@ def _propose(roster, rng: np.random.Generator, m: int) -> np.ndarray:
     return out
 
 
-def search_setups(roster, rng: np.random.Generator, proposals: int = PROPOSALS,
-                  trials: int = TRIALS, keep: int = KEEP) -> np.ndarray:
-    from sim.looper.game import score_setups  # the engine plays the trial games
+def score_setups(roster, setups: np.ndarray, key: np.ndarray, trials: int, players: Sequence) -> np.ndarray:
+    """Player wins against each setup row (``trials`` games per player, adversarial choices)."""
+    R = roster.nb
+    wins = np.zeros(len(setups), np.int64)
+    kernels = [chunk_kernel(p.move, p.name_key, _w.pool_setup, _w.adversarial_choose) for p in players]
+    for r in range(len(setups)):
+        params = np.ascontiguousarray(setups[r: r + 1])
+        for kernel in kernels:
+            out = new_counts(R)
+            kernel(key, 0, trials, R, params, False, roster.fixed_key, out)
+            wins[r] += out.scalars[C_WINS]
+    return wins
 
+
+def search_setups(roster, rng: np.random.Generator, players: Sequence, proposals: int = PROPOSALS,
+                  trials: int = TRIALS, keep: int = KEEP) -> np.ndarray:
+    """The ``keep`` proposals the ``players`` (PlayerStrategy objects) win least against."""
     cand = _propose(roster, rng, proposals)
     key = rng.integers(0, 2**63, size=4, dtype=np.uint64)
-    wins = score_setups(roster, cand, key, trials)
+    wins = score_setups(roster, cand, key, trials, players)
     order = np.lexsort((np.arange(len(cand)), wins))
     return cand[order[:keep]]

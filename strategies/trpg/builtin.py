@@ -10,40 +10,10 @@ import numpy as np
 
 from sim.core.bits import lowest
 from sim.core.rng import choose_bit
-from sim.trpg.enums import B, CF, K, RE, RL, WF
+from sim.trpg.enums import B, CF, K, RE, WF
+from sim.trpg.rules_nb import dice_mean2, distance, p_success216
 
 U1 = np.uint64(1)
-# 3d6: number of the 216 outcomes with a sum <= k (k = 0 .. 18)
-CUM3D6 = np.array([0, 0, 0, 1, 4, 10, 20, 35, 56, 81, 108, 135, 160, 181, 196, 206, 212, 215, 216], np.int64)
-
-
-@nb.njit(inline="always")
-def p_success216(target, penalty):
-    """Outcomes of 216 that succeed: natural 3 always, natural 18 never (R-1)."""
-    k = target - penalty
-    if k >= 17:
-        return 215
-    if k < 3:
-        return 1
-    return CUM3D6[k]
-
-
-@nb.njit(inline="always")
-def distance(view, i, j):
-    dx = abs(view.bs[i, B.X] - view.bs[j, B.X])
-    if view.sc.rules[RL.GRID] == 0:
-        return dx
-    return max(dx, abs(view.bs[i, B.Y] - view.bs[j, B.Y]))
-
-
-@nb.njit(inline="always")
-def dice_mean2(sc, d):
-    """Twice the mean of dice row d (integer)."""
-    row = sc.dice[d]
-    m = 2 * row[1 + 2 * row[0]]
-    for g in range(row[0]):
-        m += row[1 + 2 * g] * (row[2 + 2 * g] + 1)
-    return m
 
 
 @nb.njit(inline="always")
