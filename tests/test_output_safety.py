@@ -271,3 +271,20 @@ def test_outputs_from_before_markers_are_recognised(tmp_path):
     (root / MARKER).unlink()
     with pytest.raises(SimInputError):
         claim_sweep_root(root)
+
+
+def test_sweep_and_report_outputs_honour_the_umask(tmp_path):
+    from sim.analysis.report import report
+    from sim.sweep.run import run_sweep
+    from sim.sweep.spec import load_spec
+
+    old = os.umask(0o022)
+    try:
+        rep = run_sweep(load_spec(ROOT / "examples" / "sweeps" / "werewolf_seer.toml", games=200), tmp_path / "sw")
+        report(rep.path, tmp_path / "rep")
+    finally:
+        os.umask(old)
+    for root in (tmp_path / "sw", tmp_path / "rep"):
+        for p in [root, *root.rglob("*")]:
+            want = 0o755 if p.is_dir() else 0o644
+            assert stat.S_IMODE(p.stat().st_mode) == want, p
