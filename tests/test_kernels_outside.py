@@ -15,12 +15,15 @@ from sim.core import kernels
 MOD = '''
 import numba as nb
 
+from sim.core.kernels import kernel_template
+
 
 @nb.njit
 def helper_nb(x):
     return x + {add}
 
 
+@kernel_template(hooks=("hook",))
 def template(x):
     return hook(helper_nb(x))  # noqa: F821 - bound by specialize
 '''
