@@ -52,7 +52,7 @@ import numba as nb
 _BOUND: dict[str, dict[str, Any]] = {}    # digest -> hooks, read by the generated module
 _OPTIONS: dict[str, dict[str, dict]] = {}  # digest -> companion name -> jit options
 _LOADED: dict[str, Callable] = {}
-_LOCK = threading.Lock()
+_LOCK = threading.RLock()  # also around ast.parse: CPython 3.11's AST is not thread-safe
 _ROOTS = [Path(__file__).resolve().parents[1], Path(__file__).resolve().parents[2] / "strategies"]
 
 PRUNE_GRACE_S = 600.0  # files of another stamp used this recently are kept (another process)
@@ -352,12 +352,17 @@ def specialize(template: Callable, hooks: Mapping[str, Any], *, nogil: bool = Tr
     Its companions (:func:`companions`) are re-declared in the generated module too,
     with their jit options, so their hook calls resolve to the bound strategies.
     """
-    global _PRUNED
     memo = (template, nogil, tuple(sorted(hooks.items(), key=lambda kv: kv[0])))
     try:
         return _MEMO[memo]  # the same objects again: skip reading sources and hashing
     except (KeyError, TypeError):
         pass
+    with _LOCK:  # one specialisation at a time: reading sources, ast, hashing, loading
+        return _specialize(template, hooks, nogil, memo)
+
+
+def _specialize(template: Callable, hooks: Mapping[str, Any], nogil: bool, memo: tuple) -> Callable:
+    global _PRUNED
     template = getattr(template, "py_func", template)
     comps = companions(template)
     _check(template, hooks, comps)
