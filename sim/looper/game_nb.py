@@ -15,9 +15,9 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.core.bits import lowest
+from sim.core.bits import lowest_nb
 from sim.core.kernels import kernel_template, specialize
-from sim.core.rng import seed_stream
+from sim.core.rng import seed_stream_nb
 from sim.looper.enums import I
 from sim.looper.nb import day_buffers, day_finish_nb, day_start_nb
 
@@ -81,7 +81,7 @@ def play_chunk(key, start, count, R, w_params, wrong_name_ends, fixed_key, out):
     for i in range(n):
         full |= np.uint64(1) << np.uint64(i)
     for g in range(start, start + count):
-        seed_stream(rng, key, g)
+        seed_stream_nb(rng, key, g)
         ann[:] = -1
         moves[:] = -1
         loop_end[:] = 0
@@ -173,7 +173,7 @@ def play_chunk(key, start, count, R, w_params, wrong_name_ends, fixed_key, out):
                 dead = day_finish_nb(pos, alive, nreq, R, B)
                 t = dead
                 while t:
-                    i = lowest(t)
+                    i = lowest_nb(t)
                     t &= t - np.uint64(1)
                     ann[lp, d - 1, i] = B.ann[i]
                     out.deaths[i, B.killer[i]] += 1

@@ -15,7 +15,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from sim.core.bits import lowest, popcount
+from sim.core.bits import lowest_nb, popcount_nb
 from sim.looper.enums import F, I, Kind, M
 from sim.looper.roster import effect_masks_nb
 
@@ -63,7 +63,7 @@ def _add_stress(e, a, src_loc, R, B, masks):
     amt = R.effects[e, F.AMOUNT]
     ga = _bit(a)
     while t:
-        i = lowest(t)
+        i = lowest_nb(t)
         t &= t - U1
         B.raw[i] += amt
         if amt > 0:
@@ -76,7 +76,7 @@ def _kill(mask, e, B):
     m = mask & ~B.st[S_PROT]
     new = m & ~B.st[S_DEAD]
     while new:
-        i = lowest(new)
+        i = lowest_nb(new)
         new &= new - U1
         B.killer[i] = e
     B.st[S_DEAD] |= m
@@ -129,7 +129,7 @@ def day_start_nb(pos, alive, R, B):
                 if live & _bit(a):
                     t = B.occ[pos[a]] & masks[e, M.A] & ~_bit(a)
                     while t:
-                        i = lowest(t)
+                        i = lowest_nb(t)
                         t &= t - U1
                         B.attrs[i] |= np.uint64(eff[e, F.ATTR])
         effect_masks_nb(eff, B.attrs, B.masks)
@@ -212,14 +212,14 @@ def day_start_nb(pos, alive, R, B):
             if la == eff[e, F.LOCATION]:
                 _kill(ba, e, B)
         elif k == Kind.PAIR_KILL:
-            if (eff[e, F.LOCATION] < 0 or la == eff[e, F.LOCATION]) and popcount(here) == 2:
+            if (eff[e, F.LOCATION] < 0 or la == eff[e, F.LOCATION]) and popcount_nb(here) == 2:
                 other = here & ~ba
                 if other & masks[e, M.A]:
                     _kill(other, e, B)
         elif k == Kind.KILL_STRESSED_OTHERS:
             t = here & ~ba
             while t:
-                i = lowest(t)
+                i = lowest_nb(t)
                 t &= t - U1
                 if B.stress[i] >= thr:
                     _kill(_bit(i), e, B)
@@ -243,9 +243,9 @@ def day_start_nb(pos, alive, R, B):
         elif k == Kind.LONE_PAIR_KILL:
             for l in range(L):
                 m = B.occ2[l]
-                if popcount(m) == 2:
-                    x = lowest(m)
-                    y = lowest(m & ~_bit(x))
+                if popcount_nb(m) == 2:
+                    x = lowest_nb(m)
+                    y = lowest_nb(m & ~_bit(x))
                     bx = _bit(x)
                     by = _bit(y)
                     # each member that qualifies as the victim with the other as partner dies.
@@ -264,7 +264,7 @@ def day_start_nb(pos, alive, R, B):
         elif k == Kind.GRANT_KILL_IF_STRESSED:
             t = here & ~ba & live
             while t:
-                x = lowest(t)
+                x = lowest_nb(t)
                 t &= t - U1
                 if B.stress[x] >= thr:
                     cand = here & ~_bit(x) & ~prot
@@ -298,7 +298,7 @@ def day_finish_nb(pos, alive, nreq, R, B):
     dead = B.st[S_DEAD]
     t = dead
     while t:
-        i = lowest(t)
+        i = lowest_nb(t)
         t &= t - U1
         l = B.pos2[i]
         B.ann[i] = R.next_loc[l] if B.misrep[l] else l

@@ -19,8 +19,8 @@ import numba as nb
 import numpy as np
 
 from sim.core.kernels import kernel_template, specialize
-from sim.core.nrt import address, at, unmanaged
-from sim.core.rng import choose_bit, randint, seed_stream
+from sim.core.nrt import address_nb, at_nb, unmanaged_nb
+from sim.core.rng import choose_bit_nb, randint_nb, seed_stream_nb
 from sim.trpg.dice import roll_dice_nb
 from sim.trpg.enums import AF, AK, CF, K, MO, MV, N_B, OUT, RL, ST, WF, B
 from sim.trpg.sheets import MAX_WEAPONS, PLUGIN, ScenarioNB
@@ -48,7 +48,7 @@ def _bit(i):
 
 @nb.njit(inline="always")
 def roll3d6(rng):
-    return randint(rng, 6) + randint(rng, 6) + randint(rng, 6) + 3
+    return randint_nb(rng, 6) + randint_nb(rng, 6) + randint_nb(rng, 6) + 3
 
 
 # Hooks of play_chunk that chunk_kernel binds: the user plug-ins u_target / u_reaction
@@ -97,13 +97,13 @@ def new_battle(n):
 
 @nb.njit(inline="always")
 def unmanaged_battle(b):
-    return Battle(unmanaged(b.bs), unmanaged(b.info))
+    return Battle(unmanaged_nb(b.bs), unmanaged_nb(b.info))
 
 
 @nb.njit(inline="always")
 def unmanaged_scenario(s):
-    return ScenarioNB(unmanaged(s.chars), unmanaged(s.skills), unmanaged(s.weapons), unmanaged(s.char_weapons),
-                      unmanaged(s.abilities), unmanaged(s.dice), unmanaged(s.symptoms), unmanaged(s.rules))
+    return ScenarioNB(unmanaged_nb(s.chars), unmanaged_nb(s.skills), unmanaged_nb(s.weapons), unmanaged_nb(s.char_weapons),
+                      unmanaged_nb(s.abilities), unmanaged_nb(s.dice), unmanaged_nb(s.symptoms), unmanaged_nb(s.rules))
 
 
 # damage() is a real call (inlined, the kernel took minutes to compile), and each array
@@ -115,7 +115,7 @@ N_CTX = 33  # 11 arrays x (address, rows, columns)
 
 @nb.njit(inline="always")
 def _put(ctx, k, a, rows, cols):
-    ctx[3 * k] = address(a)
+    ctx[3 * k] = address_nb(a)
     ctx[3 * k + 1] = rows
     ctx[3 * k + 2] = cols
 
@@ -127,12 +127,12 @@ def _put2(ctx, k, a):
 
 @nb.njit(inline="always")
 def _get2(c, k):
-    return at(c[3 * k], (c[3 * k + 1], c[3 * k + 2]), np.int64)
+    return at_nb(c[3 * k], (c[3 * k + 1], c[3 * k + 2]), np.int64)
 
 
 @nb.njit(inline="always")
 def _get1(c, k):
-    return at(c[3 * k], (c[3 * k + 1],), np.int64)
+    return at_nb(c[3 * k], (c[3 * k + 1],), np.int64)
 
 
 if nb.config.DISABLE_JIT:  # pragma: no cover - plain Python: the context is the objects themselves
@@ -160,15 +160,15 @@ else:
         _put2(ctx, 8, view.bs)
         _put(ctx, 9, view.info, view.info.shape[0], 1)
         _put(ctx, 10, rng, 4, 1)
-        return address(ctx)
+        return address_nb(ctx)
 
     @nb.njit(inline="always")
     def context(cx):
         """``(rng, view)`` from a :func:`context_address`: refcount-free views."""
-        c = at(cx, (N_CTX,), np.int64)
+        c = at_nb(cx, (N_CTX,), np.int64)
         sc = ScenarioNB(_get2(c, 0), _get2(c, 1), _get2(c, 2), _get2(c, 3), _get2(c, 4), _get2(c, 5), _get2(c, 6),
                         _get1(c, 7))
-        return at(c[30], (4,), np.uint64), View(sc, _get2(c, 8), _get1(c, 9))
+        return at_nb(c[30], (4,), np.uint64), View(sc, _get2(c, 8), _get1(c, 9))
 
 
 @nb.njit
@@ -394,7 +394,7 @@ def attack(rng, b, sc, view, cx, i, t, w):
                 allies |= _bit(a)
         if not allies:
             return False
-        d = choose_bit(rng, allies)  # R-3 variant: a random ally in reach takes the hit
+        d = choose_bit_nb(rng, allies)  # R-3 variant: a random ally in reach takes the hit
         react = False
     else:
         crit = oc == OUT.CRITICAL
@@ -576,14 +576,14 @@ def play_chunk(key, start, count, S, out):
     sc = unmanaged_scenario(S)
     view = View(sc, b.bs, b.info)
     rng_owned = np.zeros(4, np.uint64)
-    rng = unmanaged(rng_owned)
+    rng = unmanaged_nb(rng_owned)
     ctx_owned = np.zeros(N_CTX, np.int64)
     cx = context_address(ctx_owned, rng, view)
     nsides = sc.rules[RL.N_SIDES]
     first = sc.rules[RL.FIRST_SIDE]
     max_rounds = sc.rules[RL.MAX_ROUNDS]
     for g in range(start, start + count):
-        seed_stream(rng, key, g)
+        seed_stream_nb(rng, key, g)
         reset_battle(b, sc)
         winner = -1
         rnd = 0

@@ -24,10 +24,10 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from sim.core.bits import lowest, popcount
+from sim.core.bits import lowest_nb, popcount_nb
 from sim.core.kernels import kernel_template, specialize
-from sim.core.nrt import unmanaged
-from sim.core.rng import choose_bit, randint, seed_stream
+from sim.core.nrt import unmanaged_nb
+from sim.core.rng import choose_bit_nb, randint_nb, seed_stream_nb
 from sim.werewolf.roles import RolesNB
 from sim.werewolf.enums import (CLAIM_SEER, EVENTS, HOW, N_INFO, WITCH_BASE, WITCH_ELIMINATE,
                                 WITCH_REVIVE, Ab, Ev, How, I, RF, V, VR, W)
@@ -71,10 +71,10 @@ def new_state(n):
 @nb.njit(inline="always")
 def unmanaged_state(st):
     """The same state as refcount-free views (see sim.core.nrt); ``st`` must outlive it."""
-    return St(unmanaged(st.alive), unmanaged(st.out_how), unmanaged(st.out_day), unmanaged(st.revived),
-              unmanaged(st.claim_role), unmanaged(st.claim_res), unmanaged(st.know), unmanaged(st.mem),
-              unmanaged(st.info), unmanaged(st.votes), unmanaged(st.hati_last), unmanaged(st.pal_last),
-              unmanaged(st.role_of), unmanaged(st.masks))
+    return St(unmanaged_nb(st.alive), unmanaged_nb(st.out_how), unmanaged_nb(st.out_day), unmanaged_nb(st.revived),
+              unmanaged_nb(st.claim_role), unmanaged_nb(st.claim_res), unmanaged_nb(st.know), unmanaged_nb(st.mem),
+              unmanaged_nb(st.info), unmanaged_nb(st.votes), unmanaged_nb(st.hati_last), unmanaged_nb(st.pal_last),
+              unmanaged_nb(st.role_of), unmanaged_nb(st.masks))
 
 
 @nb.njit
@@ -84,7 +84,7 @@ def keep_alive(a, b):
 
 @nb.njit(inline="always")
 def unmanaged_rules(R):
-    return RolesNB(unmanaged(R.table), unmanaged(R.var), unmanaged(R.seats))
+    return RolesNB(unmanaged_nb(R.table), unmanaged_nb(R.var), unmanaged_nb(R.seats))
 
 
 @nb.njit(inline="always")
@@ -104,7 +104,7 @@ def setup_game(st, R, rng):
     for i in range(n):
         role_of[i] = R.seats[i]
     for i in range(n - 1, 0, -1):  # Fisher-Yates
-        j = randint(rng, i + 1)
+        j = randint_nb(rng, i + 1)
         tmp = role_of[i]
         role_of[i] = role_of[j]
         role_of[j] = tmp
@@ -182,10 +182,10 @@ def setup_game(st, R, rng):
 @nb.njit(inline="always")
 def winner(alive, masks, var):
     """R-7, village first: 1 village, 2 wolves, 0 nobody yet."""
-    w = popcount(alive & masks[M_CWOLF])
+    w = popcount_nb(alive & masks[M_CWOLF])
     if w == 0:
         return W.VILLAGE
-    v = popcount(alive & masks[M_CVILL])
+    v = popcount_nb(alive & masks[M_CVILL])
     if var[V.END_NO_VILLAGERS] == 1:
         return W.WOLVES if v == 0 else W.NONE
     return W.WOLVES if v <= w else W.NONE
@@ -199,19 +199,19 @@ def leave(alive_a, out_how, out_day, role_of, masks, table, rng, mask, how, day)
     alive &= ~m
     t = m
     while t:
-        p = lowest(t)
+        p = lowest_nb(t)
         t &= t - U1
         out_how[p] = how
         out_day[p] = day
     dr = m & masks[M_DRAG]
     while dr:
-        p = lowest(dr)
+        p = lowest_nb(dr)
         dr &= dr - U1
         for _ in range(table[role_of[p], RF.DRAG]):
             cands = alive & masks[M_CVILL]
             if cands == 0:
                 break
-            c = choose_bit(rng, cands)
+            c = choose_bit_nb(rng, cands)
             alive &= ~_bit(c)
             out_how[c] = How.DRAGGED
             out_day[c] = day
@@ -261,7 +261,7 @@ def play_chunk(key, start, count, R, out):
     max_days = var[V.MAX_DAYS]
     rule = var[V.VOTE_RULE]
     for g in range(start, start + count):
-        seed_stream(rng, key, g)
+        seed_stream_nb(rng, key, g)
         setup_game(st, R, rng)
         wt = masks[M_WOLFTEAM]
         win = W.NONE
@@ -281,7 +281,7 @@ def play_chunk(key, start, count, R, out):
                 marked = np.uint64(0)
                 hs = masks[M_HATI]
                 while hs:
-                    h = lowest(hs)
+                    h = lowest_nb(hs)
                     hs &= hs - U1
                     if not acts(alive_a[0], var, h):
                         hati_last[h] = -1
@@ -295,7 +295,7 @@ def play_chunk(key, start, count, R, out):
                     hati_last[h] = m
                 ss = masks[M_SEER]
                 while ss:
-                    s = lowest(ss)
+                    s = lowest_nb(ss)
                     ss &= ss - U1
                     if not acts(alive_a[0], var, s):
                         continue
@@ -306,13 +306,13 @@ def play_chunk(key, start, count, R, out):
                         know[s, t] = 1 if has(marked | masks[M_SEERWOLF], t) else 0
                 ms = masks[M_MEDIUM]
                 while ms:
-                    md = lowest(ms)
+                    md = lowest_nb(ms)
                     ms &= ms - U1
                     if not acts(alive_a[0], var, md):
                         continue
                     y = voted_yday
                     while y:
-                        p = lowest(y)
+                        p = lowest_nb(y)
                         y &= y - U1
                         know[md, p] = 1 if has(masks[M_MEDWOLF], p) else 0
                 # public claims
@@ -329,7 +329,7 @@ def play_chunk(key, start, count, R, out):
                 out_now = np.uint64(0)
                 alive = alive_a[0]
                 if rule == VR.RANDOM_LYNCH:
-                    out_now = _bit(choose_bit(rng, alive))
+                    out_now = _bit(choose_bit_nb(rng, alive))
                 else:
                     cands = alive
                     runoffs = 0
@@ -351,9 +351,9 @@ def play_chunk(key, start, count, R, out):
                                 top = _bit(p)
                             elif votes[p] == best and best > 0:
                                 top |= _bit(p)
-                        k = popcount(top)
+                        k = popcount_nb(top)
                         if rule == VR.PLURALITY:
-                            out_now = top if k == 1 else _bit(choose_bit(rng, top))
+                            out_now = top if k == 1 else _bit(choose_bit_nb(rng, top))
                             break
                         if k <= 2:
                             out_now = top
@@ -376,7 +376,7 @@ def play_chunk(key, start, count, R, out):
                 # ---- after the vote: the witch ----
                 ws = masks[M_WITCH]
                 while ws and win == W.NONE:
-                    wi = lowest(ws)
+                    wi = lowest_nb(ws)
                     ws &= ws - U1
                     if not acts(alive_a[0], var, wi):
                         continue
@@ -406,15 +406,15 @@ def play_chunk(key, start, count, R, out):
             protected = np.uint64(0)
             ps = masks[M_PALADIN]
             while ps:
-                pl = lowest(ps)
+                pl = lowest_nb(ps)
                 ps &= ps - U1
                 if not acts(alive_a[0], var, pl):
                     pal_last[pl] = 0
                     continue
                 info[I.PALADIN_LAST] = pal_last[pl]
                 m = v_protect(rng, view_of(st, R, pl))
-                if (m & ~(alive_a[0] & ~_bit(pl))) or popcount(m) > table[role_of[pl], RF.PROTECT] \
-                        or (popcount(m) >= 2 and np.int64(m) == pal_last[pl]):
+                if (m & ~(alive_a[0] & ~_bit(pl))) or popcount_nb(m) > table[role_of[pl], RF.PROTECT] \
+                        or (popcount_nb(m) >= 2 and np.int64(m) == pal_last[pl]):
                     raise ValueError("paladin: illegal protection")
                 protected |= m
                 pal_last[pl] = np.int64(m)
@@ -422,7 +422,7 @@ def play_chunk(key, start, count, R, out):
             if attackers:
                 cands = alive_a[0] & ~wt
                 if cands:
-                    a0 = lowest(attackers)
+                    a0 = lowest_nb(attackers)
                     t = w_attack(rng, view_of(st, R, a0), cands)
                     if t < 0 or t >= n or not has(cands, t):
                         raise ValueError("attack: not a candidate")

@@ -6,8 +6,8 @@ announcements), so strategies built on it are honest, not oracles.
 import numba as nb
 import numpy as np
 
-from sim.core.bits import lowest, popcount
-from sim.core.rng import randint
+from sim.core.bits import lowest_nb, popcount_nb
+from sim.core.rng import randint_nb
 from sim.looper.enums import F, I, Kind
 from sim.looper.nb import S_DEAD, day_start_nb
 
@@ -115,13 +115,13 @@ def protect(rng, view, mem, protect_mask, out):
         if todo & U1:
             c = 0
         else:
-            j = randint(rng, popcount(todo))
+            j = randint_nb(rng, popcount_nb(todo))
             t = todo
             for _ in range(j):
                 t &= t - U1
-            c = lowest(t)
+            c = lowest_nb(t)
         tried |= U1 << np.uint64(c)
-        best = popcount(risk)
+        best = popcount_nb(risk)
         best_x = -1
         best_l = -1
         movers = np.uint64(0)
@@ -132,10 +132,10 @@ def protect(rng, view, mem, protect_mask, out):
         gk = R.guest_day[view.info[I.DAY]]
         if gk >= 0 and mem[MEM_GUEST + 2 * gk] > 0:
             movers &= ~(U1 << np.uint64(mem[MEM_GUEST + 2 * gk] - 1))  # today's guest
-        off = randint(rng, L)
+        off = randint_nb(rng, L)
         m = movers
         while m:
-            x = lowest(m)
+            x = lowest_nb(m)
             m &= m - U1
             old = pos[x]
             for s in range(L):
@@ -144,8 +144,8 @@ def protect(rng, view, mem, protect_mask, out):
                     continue
                 pos[x] = l
                 r2 = _risk_count(pos, alive, R, view.buf, protect_mask)
-                if popcount(r2) < best:
-                    best = popcount(r2)
+                if popcount_nb(r2) < best:
+                    best = popcount_nb(r2)
                     best_x = x
                     best_l = l
             pos[x] = old

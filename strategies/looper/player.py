@@ -2,7 +2,7 @@
 import numba as nb
 import numpy as np
 
-from sim.core.rng import choose_bit, randint
+from sim.core.rng import choose_bit_nb, randint_nb
 from sim.looper.enums import I
 from strategies.looper.common import protect
 
@@ -16,10 +16,10 @@ def random_move(rng, view, mem, out):
     avail = view.known[0]
     k = 0
     while k < view.rules.info[I.MOVES] and avail:
-        c = choose_bit(rng, avail)
+        c = choose_bit_nb(rng, avail)
         avail &= ~(U1 << np.uint64(c))
         out[k, 0] = c
-        out[k, 1] = randint(rng, L)
+        out[k, 1] = randint_nb(rng, L)
         k += 1
     return k
 
@@ -27,7 +27,7 @@ def random_move(rng, view, mem, out):
 @nb.njit
 def random_name(rng, view, mem):
     """R-2 variant: name a uniformly random living table character."""
-    return choose_bit(rng, view.known[0] & ~U1)
+    return choose_bit_nb(rng, view.known[0] & ~U1)
 
 
 @nb.njit
@@ -89,5 +89,5 @@ def deducer_move(rng, view, mem, out):
 def deducer_name(rng, view, mem):
     cand = _candidates(view, mem) & view.known[0]
     if cand:
-        return choose_bit(rng, cand)
-    return choose_bit(rng, view.known[0] & ~U1)
+        return choose_bit_nb(rng, cand)
+    return choose_bit_nb(rng, view.known[0] & ~U1)

@@ -8,8 +8,8 @@ dodge is at least ``strategy.dodge_threshold``, else guard.
 import numba as nb
 import numpy as np
 
-from sim.core.bits import lowest
-from sim.core.rng import choose_bit
+from sim.core.bits import lowest_nb
+from sim.core.rng import choose_bit_nb
 from sim.trpg.enums import B, CF, K, RE, WF
 from sim.trpg.rules_nb import dice_mean2, distance, p_success216
 
@@ -22,12 +22,12 @@ def builtin_target(rng, view, actor, cands):
     sc = view.sc
     how = sc.chars[actor, CF.S_TARGET]
     if how == 0:
-        return choose_bit(rng, cands)
+        return choose_bit_nb(rng, cands)
     best = -1
     best_v = 0
     m = cands
     while m:
-        j = lowest(m)
+        j = lowest_nb(m)
         m &= m - U1
         if how == 1:
             v = -view.bs[j, B.HP]

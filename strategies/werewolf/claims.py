@@ -11,8 +11,8 @@ participant; wolves vote for reported-village participants, else anyone outside 
 import numba as nb
 import numpy as np
 
-from sim.core.bits import popcount
-from sim.core.rng import choose_bit
+from sim.core.bits import popcount_nb
+from sim.core.rng import choose_bit_nb
 from sim.werewolf.enums import CLAIM_SEER, WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_REVIVE, Ab, I, RF
 from strategies.werewolf.basic import others_alive, random_protect, random_subset
 
@@ -62,9 +62,9 @@ def _known(view, read):
 def _pick(rng, prefer, cands, me):
     m = prefer & cands & ~(U1 << np.uint64(me))
     if m:
-        return choose_bit(rng, m)
+        return choose_bit_nb(rng, m)
     m = cands & ~(U1 << np.uint64(me))
-    return choose_bit(rng, m if m else cands)
+    return choose_bit_nb(rng, m if m else cands)
 
 
 @nb.njit
@@ -73,7 +73,7 @@ def village_vote(rng, view, cands):
     if _my_ability(view) == Ab.DIVINE:
         wolves = _known(view, 1) & ~(U1 << np.uint64(me))
         if wolves & cands:
-            return choose_bit(rng, wolves & cands)
+            return choose_bit_nb(rng, wolves & cands)
         return _pick(rng, ~_known(view, 0), cands, me)
     wolves = _reported(view, 1)
     if wolves & cands & ~(U1 << np.uint64(me)):
@@ -89,7 +89,7 @@ def village_divine(rng, view):
         m = others_alive(view)
     if not m:
         return -1
-    t = choose_bit(rng, m)
+    t = choose_bit_nb(rng, m)
     view.mem[MEM_LAST_DIVINED] = t + 1
     return t
 
@@ -105,13 +105,13 @@ def village_speak(rng, view):
 @nb.njit
 def village_protect(rng, view):
     avail = others_alive(view)
-    k = min(view.rules.table[view.info[I.MY_ROLE], RF.PROTECT], popcount(avail))
+    k = min(view.rules.table[view.info[I.MY_ROLE], RF.PROTECT], popcount_nb(avail))
     last = np.uint64(view.info[I.PALADIN_LAST])
     m = _claimers(view) & avail
-    while popcount(m) > k:
+    while popcount_nb(m) > k:
         m &= m - U1
-    m |= random_subset(rng, avail & ~m, k - popcount(m))
-    if m == last and popcount(m) >= 2:
+    m |= random_subset(rng, avail & ~m, k - popcount_nb(m))
+    if m == last and popcount_nb(m) >= 2:
         return random_protect(rng, view)
     return m
 
@@ -121,12 +121,12 @@ def village_witch(rng, view):
     me = view.info[I.ACTOR]
     wolves = (_reported(view, 1) | _known(view, 1)) & others_alive(view)
     if wolves:
-        return WITCH_ELIMINATE * WITCH_BASE + choose_bit(rng, wolves)
+        return WITCH_ELIMINATE * WITCH_BASE + choose_bit_nb(rng, wolves)
     n = view.info[I.N]
     full = (U1 << np.uint64(n)) - U1
     dead_claimers = _claimers(view) & full & ~view.alive[0] & ~(U1 << np.uint64(me))
     if dead_claimers:
-        return WITCH_REVIVE * WITCH_BASE + choose_bit(rng, dead_claimers)
+        return WITCH_REVIVE * WITCH_BASE + choose_bit_nb(rng, dead_claimers)
     return WITCH_PASS * WITCH_BASE
 
 
@@ -136,7 +136,7 @@ def wolf_vote(rng, view, cands):
     team = _known(view, 1)
     seers = _claimers(view) & ~team
     if seers & cands:
-        return choose_bit(rng, seers & cands)
+        return choose_bit_nb(rng, seers & cands)
     return _pick(rng, ~team, cands, me)
 
 
@@ -144,8 +144,8 @@ def wolf_vote(rng, view, cands):
 def wolf_attack(rng, view, cands):
     seers = _claimers(view) & cands
     if seers:
-        return choose_bit(rng, seers)
-    return choose_bit(rng, cands)
+        return choose_bit_nb(rng, seers)
+    return choose_bit_nb(rng, cands)
 
 
 @nb.njit
@@ -179,4 +179,4 @@ def wolf_speak(rng, view):
     m = others_alive(view) & ~_known(view, 1)
     if not m:
         return -1
-    return choose_bit(rng, m) * 2 + 1
+    return choose_bit_nb(rng, m) * 2 + 1

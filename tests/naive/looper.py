@@ -288,7 +288,7 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
     ``roster`` is a compiled :class:`sim.looper.roster.Roster` (its ``config`` tree is the
     rule book here; its ``nb`` arrays are only handed to the strategies as their view).
     """
-    from sim.core.rng import seed_stream
+    from sim.core.rng import seed_stream_nb
     from sim.looper import game_nb
     from sim.looper.game_nb import PlayerView, WriterView
     from sim.looper.nb import day_buffers  # scratch buffers the strategies own
@@ -335,7 +335,7 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
     def mask(chars) -> np.uint64:
         return np.uint64(sum(1 << idx[c] for c in chars))
 
-    seed_stream(rng, key, game_index)
+    seed_stream_nb(rng, key, game_index)
     pinfo[info_ix["LOOP"]] = pinfo[info_ix["DAY"]] = 0
     pinfo[info_ix["KEY"]] = -1
     winfo[info_ix["LOOP"]] = winfo[info_ix["DAY"]] = 0

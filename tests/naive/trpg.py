@@ -28,7 +28,7 @@ from typing import Iterable
 
 import numpy as np
 
-from sim.core.rng import choose_bit, randint, seed_stream
+from sim.core.rng import choose_bit_nb, randint_nb, seed_stream_nb
 from sim.trpg.dice import Dice, parse_dice
 
 # check outcomes
@@ -82,12 +82,12 @@ class Rng:
 
     def __init__(self, key, g: int):
         self.state = np.zeros(4, np.uint64)
-        seed_stream(self.state, key, g)
+        seed_stream_nb(self.state, key, g)
         self.draws = 0
 
     def die(self, sides: int) -> int:
         self.draws += 1
-        return int(randint(self.state, sides)) + 1
+        return int(randint_nb(self.state, sides)) + 1
 
     def three_d6(self) -> int:
         return self.die(6) + self.die(6) + self.die(6)
@@ -104,7 +104,7 @@ class Rng:
         for c in chars:
             mask |= 1 << c.idx
         self.draws += 1
-        i = int(choose_bit(self.state, np.uint64(mask)))
+        i = int(choose_bit_nb(self.state, np.uint64(mask)))
         return next(c for c in chars if c.idx == i)
 
 

@@ -10,7 +10,7 @@ from typing import Dict, List, Sequence, Tuple
 import numba as nb
 import numpy as np
 
-from sim.core.rng import randint, seed_stream
+from sim.core.rng import randint_nb, seed_stream_nb
 from sim.core.seeding import run_key
 from sim.errors import SimInputError
 from sim.trpg.outside.common import (GROUPS, MAX_EXACT_ROLLS, MAX_ROLLS, N_SKILLS, _as_int,
@@ -167,18 +167,18 @@ def _extreme_nb(v, lo, hi, policy):
 @nb.njit
 def growth_pick_nb(state, v, policy):
     """Index of the skill one growth roll raises (policy 0 lowest, 1 highest, 2 random)."""
-    d1 = randint(state, 6)
+    d1 = randint_nb(state, 6)
     if d1 < 4:
         g = d1
     elif policy == 2:
-        g = randint(state, 4)
+        g = randint_nb(state, 4)
     else:
         g = _extreme_nb(v, 0, 16, policy) // 4
-    d2 = randint(state, 6)
+    d2 = randint_nb(state, 6)
     if d2 < 4:
         return 4 * g + d2
     if policy == 2:
-        return 4 * g + randint(state, 4)
+        return 4 * g + randint_nb(state, 4)
     return _extreme_nb(v, 4 * g, 4 * g + 4, policy)
 
 
@@ -189,7 +189,7 @@ def _growth_kernel(start, k, amount, policy, games, key):
     v = np.empty(16, dtype=np.int64)
     raises = np.empty(16, dtype=np.int64)
     for g in range(games):
-        seed_stream(state, key, g)
+        seed_stream_nb(state, key, g)
         for i in range(16):
             v[i] = start[i]
             raises[i] = 0

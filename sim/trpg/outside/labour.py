@@ -10,7 +10,7 @@ import icepool
 import numba as nb
 import numpy as np
 
-from sim.core.rng import seed_stream
+from sim.core.rng import seed_stream_nb
 from sim.core.seeding import run_key
 from sim.errors import SimInputError
 from sim.trpg.dice import check_nb, check_probability, parse_dice, roll_dice_nb
@@ -69,7 +69,7 @@ def _labour_kernel(skill, penalty, cr_arr, mp_arr, critical_double, games, key):
     mp = np.empty(games, dtype=np.int64)
     state = np.empty(4, dtype=np.uint64)
     for g in range(games):
-        seed_stream(state, key, g)
+        seed_stream_nb(state, key, g)
         o = check_nb(state, skill, penalty)
         c = roll_dice_nb(state, cr_arr)
         if critical_double and o == 2:
