@@ -20,7 +20,7 @@ MEM_GUEST = 32    # MEM_GUEST + 2k, +2k+1: guest move k seen in an announcement 
 
 
 @nb.njit
-def at_risk(pos, alive, rules, buf):
+def at_risk_nb(pos, alive, rules, buf):
     """Characters that a day on ``pos`` would kill or could kill (any choice candidate)."""
     nreq = day_start_nb(pos, alive, rules, buf)
     risk = buf.st[S_DEAD]
@@ -30,7 +30,7 @@ def at_risk(pos, alive, rules, buf):
 
 
 @nb.njit
-def believed_layout(view, mem, pos):
+def believed_layout_nb(view, mem, pos):
     """The layout the player believes in: the table, corrected by what deaths revealed.
 
     A character announced dead somewhere else than its table place, on a day without a
@@ -86,12 +86,12 @@ def believed_layout(view, mem, pos):
 
 
 @nb.njit
-def _risk_count(pos, alive, R, buf, protect_mask):
-    return at_risk(pos, alive, R, buf) & protect_mask & alive
+def _risk_count_nb(pos, alive, R, buf, protect_mask):
+    return at_risk_nb(pos, alive, R, buf) & protect_mask & alive
 
 
 @nb.njit
-def protect(rng, view, mem, protect_mask, out):
+def protect_nb(rng, view, mem, protect_mask, out):
     """Use the day's moves to take protected characters out of visible danger.
 
     Greedy, protagonist first (bit 0 is lowest), then the others in random order. For
@@ -105,8 +105,8 @@ def protect(rng, view, mem, protect_mask, out):
     mpd = R.info[I.MOVES]
     alive = view.known[0]
     pos = np.empty(n, np.int64)
-    believed_layout(view, mem, pos)
-    risk = _risk_count(pos, alive, R, view.buf, protect_mask)
+    believed_layout_nb(view, mem, pos)
+    risk = _risk_count_nb(pos, alive, R, view.buf, protect_mask)
     k = 0
     tried = np.uint64(0)
     moved = np.uint64(0)
@@ -143,7 +143,7 @@ def protect(rng, view, mem, protect_mask, out):
                 if l == old:
                     continue
                 pos[x] = l
-                r2 = _risk_count(pos, alive, R, view.buf, protect_mask)
+                r2 = _risk_count_nb(pos, alive, R, view.buf, protect_mask)
                 if popcount_nb(r2) < best:
                     best = popcount_nb(r2)
                     best_x = x
@@ -155,6 +155,6 @@ def protect(rng, view, mem, protect_mask, out):
             out[k, 0] = best_x
             out[k, 1] = best_l
             k += 1
-            risk = _risk_count(pos, alive, R, view.buf, protect_mask)
+            risk = _risk_count_nb(pos, alive, R, view.buf, protect_mask)
             tried = np.uint64(0)  # the layout changed: everyone at risk is worth a new try
     return k

@@ -9,7 +9,7 @@ U1 = np.uint64(1)
 
 
 @nb.njit
-def random_setup(rng, view, params, out):
+def random_setup_nb(rng, view, params, out):
     """Uniform key person, permanent moves of distinct characters, guest moves."""
     R = view.rules
     n = R.info[I.N_CHARS]
@@ -32,12 +32,12 @@ def random_setup(rng, view, params, out):
 
 
 @nb.njit
-def random_choose(rng, view, params, actor, cand):
+def random_choose_nb(rng, view, params, actor, cand):
     return choose_bit_nb(rng, cand)
 
 
 @nb.njit
-def pool_setup(rng, view, params, out):
+def pool_setup_nb(rng, view, params, out):
     """A setup drawn uniformly from the rows of ``params`` (prepared in Python)."""
     row = randint_nb(rng, params.shape[0])
     for j in range(out.shape[0]):
@@ -45,7 +45,7 @@ def pool_setup(rng, view, params, out):
 
 
 @nb.njit
-def adversarial_choose(rng, view, params, actor, cand):
+def adversarial_choose_nb(rng, view, params, actor, cand):
     """Kill the key person, else the protagonist, else anyone eligible."""
     kp = view.info[I.KEY]
     if (cand >> np.uint64(kp)) & U1:

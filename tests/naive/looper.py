@@ -283,7 +283,7 @@ def naive_day(cfg: Mapping, layout: Mapping[str, str], protagonist_attrs: Iterab
 # ----------------------------------------------------------------------------- a game
 def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
                wrong_name_ends: bool | None = None) -> dict:
-    """Play game ``game_index`` of run ``key`` like ``play_chunk_nb(key, g, 1, ...)``.
+    """Play game ``game_index`` of run ``key`` like ``play_chunk(key, g, 1, ...)``.
 
     ``roster`` is a compiled :class:`sim.looper.roster.Roster` (its ``config`` tree is the
     rule book here; its ``nb`` arrays are only handed to the strategies as their view).
@@ -291,7 +291,7 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
     from sim.core.rng import seed_stream_nb
     from sim.looper import game_nb
     from sim.looper.game_nb import PlayerView, WriterView
-    from sim.looper.nb import day_buffers  # scratch buffers the strategies own
+    from sim.looper.nb import day_buffers_nb  # scratch buffers the strategies own
 
     cfg = roster.config
     rules = cfg["rules"]
@@ -326,8 +326,8 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
     wpos = np.zeros(n, np.int64)
     walive = np.zeros(1, np.uint64)
     wstress = np.zeros(n, np.int64)
-    pv = PlayerView(R, pinfo, ann, moves, loop_end, named, known, day_buffers(R))
-    wv = WriterView(R, winfo, wpos, walive, wstress, setup, day_buffers(R))
+    pv = PlayerView(R, pinfo, ann, moves, loop_end, named, known, day_buffers_nb(R))
+    wv = WriterView(R, winfo, wpos, walive, wstress, setup, day_buffers_nb(R))
     mem = np.zeros(getattr(game_nb, "MEM", 64), np.int64)  # the strategies' scratch, as the kernel sizes it
     mv = np.zeros((max(mpd, 1), 2), np.int64)
     info_ix = _info_slots()
