@@ -8,9 +8,9 @@ and nothing of ``sim/werewolf/game_nb.py``'s game logic (only its ``View`` layou
 that the same strategy functions can be called).
 
 :func:`naive_game` replays one whole game ``g`` the way the numba kernel schedules it, so
-that the random streams line up: ``seed_stream(rng, key, g)``, the same Fisher–Yates
+that the random streams line up: ``seed_stream_nb(rng, key, g)``, the same Fisher–Yates
 deal, then the same strategy hooks on the same views in the same order, and the same
-engine draws (``choose_bit`` on the set of candidates written as a mask) for fenrir's
+engine draws (``choose_bit_nb`` on the set of candidates written as a mask) for fenrir's
 drag, ``random_lynch`` and plurality ties.
 """
 from __future__ import annotations
