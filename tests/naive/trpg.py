@@ -7,9 +7,9 @@ character as a plain object with named fields — nothing from ``sim/trpg/combat
 and no strategy code: the built-in target / reaction strategies are re-stated below.
 
 :func:`naive_combat` replays combat ``g`` of run ``key`` the way the engine schedules
-it: the same xoshiro stream (``seed_stream(rng, key, g)``), every 3d6 as three
-``randint(rng, 6)``, a dice expression as one ``randint`` per die (groups left to right),
-and random choices by ``choose_bit`` on the mask of candidates. Where the pages leave an
+it: the same xoshiro stream (``seed_stream_nb(rng, key, g)``), every 3d6 as three
+``randint_nb(rng, 6)``, a dice expression as one ``randint_nb`` per die (groups left to right),
+and random choices by ``choose_bit_nb`` on the mask of candidates. Where the pages leave an
 order open (which ally tries a cover, which weapon guards, how a step on the grid goes)
 the reference takes the engine's documented choice, so the streams line up draw by draw.
 

@@ -183,7 +183,7 @@ def growth_pick_nb(state, v, policy):
 
 
 @nb.njit
-def _growth_kernel(start, k, amount, policy, games, key):
+def _growth_kernel_nb(start, k, amount, policy, games, key):
     hist = np.zeros((16, k + 1), dtype=np.int64)
     state = np.empty(4, dtype=np.uint64)
     v = np.empty(16, dtype=np.int64)
@@ -235,7 +235,7 @@ def growth_mc(skills, k: int, games: int = 100_000, seed: int = 0, amount: int =
     if games < 1:
         raise SimInputError(f"the number of games must be >= 1, got {games}")
     arr = np.asarray(start, dtype=np.int64)
-    hist = _growth_kernel(arr, k, amount, policy, games, run_key(seed))
+    hist = _growth_kernel_nb(arr, k, amount, policy, games, run_key(seed))
     return GrowthMC(names, arr, k, amount, choice, games, hist)
 
 

@@ -63,7 +63,7 @@ def labour_exact(skill: int, penalty: int = 0, cr_dice="2d6", mp_dice="1d6",
 
 
 @nb.njit
-def _labour_kernel(skill, penalty, cr_arr, mp_arr, critical_double, games, key):
+def _labour_kernel_nb(skill, penalty, cr_arr, mp_arr, critical_double, games, key):
     outcome = np.empty(games, dtype=np.int64)
     cr = np.empty(games, dtype=np.int64)
     mp = np.empty(games, dtype=np.int64)
@@ -110,7 +110,7 @@ def labour_mc(skill: int, games: int = 100_000, seed: int = 0, penalty: int = 0,
     games = _as_int("the number of games", games)
     if games < 1:
         raise SimInputError(f"the number of games must be >= 1, got {games}")
-    o, cr, mp = _labour_kernel(skill, penalty, parse_dice(cr_dice).to_array(), parse_dice(mp_dice).to_array(),
+    o, cr, mp = _labour_kernel_nb(skill, penalty, parse_dice(cr_dice).to_array(), parse_dice(mp_dice).to_array(),
                                bool(critical_double), games, run_key(seed))
     cv, cc = _hist(cr)
     mv, mc = _hist(mp)
