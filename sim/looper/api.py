@@ -9,7 +9,7 @@ import numpy as np
 
 from sim.core.kernels import stamped
 from sim.errors import SimInputError
-from sim.looper import nb as _nb
+from sim.looper import day_nb as _nb
 from sim.looper.roster import Roster, build_config, compile_roster
 
 

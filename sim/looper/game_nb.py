@@ -19,7 +19,7 @@ from sim.core.bits import lowest_nb
 from sim.core.kernels import kernel_template, specialize
 from sim.core.rng import seed_stream_nb
 from sim.looper.enums import I
-from sim.looper.nb import day_buffers_nb, day_finish_nb, day_start_nb
+from sim.looper.day_nb import day_buffers_nb, day_finish_nb, day_start_nb
 
 # ``rules`` is the public RosterNB; ``buf`` a DayBuf a strategy may use for its own
 # what-if days (e.g. strategies.looper.common.at_risk).

@@ -3,7 +3,7 @@
 :func:`duel_exact` gives, for a 1v1 scenario compiled by :mod:`sim.trpg.sheets`, the
 exact probability that each side wins, the draw probability and the mean (and standard
 deviation) of the number of rounds — the quantities the Monte Carlo engine
-(:mod:`sim.trpg.combat_nb`, ``sim trpg run``) estimates as ``win_rate``, ``draw_rate``
+(:mod:`sim.trpg.game_nb`, ``sim trpg run``) estimates as ``win_rate``, ``draw_rate``
 and ``mean_rounds``. :func:`duel_exact_builds` does the same for two builds of a
 ``[builds.NAME]`` file (as ``sim trpg matrix`` pairs them, both in the same square).
 

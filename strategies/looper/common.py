@@ -9,7 +9,7 @@ import numpy as np
 from sim.core.bits import lowest_nb, popcount_nb
 from sim.core.rng import randint_nb
 from sim.looper.enums import F, I, Kind
-from sim.looper.nb import S_DEAD, day_start_nb
+from sim.looper.day_nb import S_DEAD, day_start_nb
 
 U1 = np.uint64(1)
 # mem slots used by these helpers (strategies own the others)

@@ -4,7 +4,7 @@ Written from the rules page (``docs/rules/looper.md``, R-1 … R-14) and the pro
 rulings (``docs/looper.md``, P-1 … P-12) only. It reads the configuration *tree*
 (``sim.looper.roster.build_config(...)``) and interprets every effect ``kind`` itself,
 with plain dicts and sets of character ids — no bitmasks and nothing from
-``sim/looper/nb.py`` or ``sim/looper/game_nb.py``'s day logic.
+``sim/looper/day_nb.py`` or ``sim/looper/game_nb.py``'s day logic.
 
 ``naive_game`` replays one whole game the way the numba game kernel schedules it (the
 same strategy functions are called in the same order on the same views, so the RNG
@@ -291,7 +291,7 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
     from sim.core.rng import seed_stream_nb
     from sim.looper import game_nb
     from sim.looper.game_nb import PlayerView, WriterView
-    from sim.looper.nb import day_buffers_nb  # scratch buffers the strategies own
+    from sim.looper.day_nb import day_buffers_nb  # scratch buffers the strategies own
 
     cfg = roster.config
     rules = cfg["rules"]

@@ -3,7 +3,7 @@
 Written from the rules page (``docs/rules/trpg.md``, R-1 … R-14) and the project
 rulings (``docs/trpg.md``, T-1 … T-6) only. It reads the merged configuration *tree*
 (``Scenario.config``, i.e. ``sim.trpg.sheets.build_config(...)``) and keeps every
-character as a plain object with named fields — nothing from ``sim/trpg/combat_nb.py``
+character as a plain object with named fields — nothing from ``sim/trpg/game_nb.py``
 and no strategy code: the built-in target / reaction strategies are re-stated below.
 
 :func:`naive_combat` replays combat ``g`` of run ``key`` the way the engine schedules
