@@ -12,6 +12,11 @@ Each character's sheet picks its strategies by name (strategies/trpg): the built
 are selected per character by a code in its row, a user plug-in (``module:function``)
 is bound as ``u_target`` / ``u_reaction`` and used by the characters that name it.
 Cover, movement, life-check MP and monologue are per-character parameters too.
+
+This module holds the kernel template and the steps that call a hook (``h_target_nb``,
+``h_reaction_nb``, ``damage_nb``, ``attack_nb``, ``take_turn_nb``): sim.core.kernels.specialize
+finds such companions only here. The rule steps that call none are in
+:mod:`sim.trpg.steps_nb`, the refcount-free views and the context in :mod:`sim.trpg.context_nb`.
 """
 from collections import namedtuple
 
@@ -19,17 +24,18 @@ import numba as nb
 import numpy as np
 
 from sim.core.kernels import kernel_template, specialize
-from sim.core.nrt import address_nb, at_nb, unmanaged_nb
-from sim.core.rng import choose_bit_nb, randint_nb, seed_stream_nb
+from sim.core.nrt import unmanaged_nb
+from sim.core.rng import choose_bit_nb, seed_stream_nb
+from sim.trpg.context_nb import (I_ACTOR, I_ROUND, N_CTX, Battle, View, context_address_nb, context_nb,
+                                 new_battle_nb, unmanaged_battle_nb, unmanaged_scenario_nb)
 from sim.trpg.dice import roll_dice_nb
-from sim.trpg.enums import AF, AK, CF, K, MO, MV, N_B, OUT, RL, ST, WF, B
-from sim.trpg.sheets import MAX_WEAPONS, PLUGIN, ScenarioNB
+from sim.trpg.enums import AF, AK, CF, K, MO, MV, OUT, RL, ST, WF, B
 from sim.trpg.rules_nb import distance_nb
+from sim.trpg.sheets import PLUGIN
+from sim.trpg.steps_nb import (U1, _bit_nb, apply_damage_nb, arm_penalty_nb, base_penalty_nb, can_act_nb, check_nb,
+                               lose_mp_nb, monologue_nb, move_nb, pay_nb, reach_nb, reload_if_empty_nb,
+                               reset_battle_nb, sides_able_nb, standing_nb)
 
-U1 = np.uint64(1)
-View = namedtuple("View", "sc bs info")
-# info slots
-I_ROUND, I_ACTOR = 0, 1
 Counts = namedtuple("Counts", "scalars wins fell lost survived dealt taken rounds_hist")
 C_GAMES, C_DRAWS, C_ROUNDS = 0, 1, 2
 
@@ -41,22 +47,13 @@ def new_counts(sc):
                   np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(int(sc.rules[RL.MAX_ROUNDS]) + 2, np.int64))
 
 
-@nb.njit(inline="always")
-def _bit_nb(i):
-    return U1 << np.uint64(i)
-
-
-@nb.njit(inline="always")
-def roll3d6_nb(rng):
-    return randint_nb(rng, 6) + randint_nb(rng, 6) + randint_nb(rng, 6) + 3
-
-
-# Hooks of play_chunk that chunk_kernel binds: the user plug-ins u_target / u_reaction
+# Hooks of play_chunk_nb that chunk_kernel binds: the user plug-ins u_target / u_reaction
 # (defaults: these stubs — no character names a plug-in then, and inlining the built-ins
 # a second time in their place cost seconds of compile time) and the built-in strategies
-# builtin_target / builtin_reaction (the engine does not import strategies at module
-# level: they import the engine's rules). The helpers calling them (h_target …
-# take_turn) are found and re-declared by sim.core.kernels.specialize.
+# builtin_target / builtin_reaction (bound to strategies.trpg's builtin_target_nb /
+# builtin_reaction_nb; the engine does not import strategies at module level: they import
+# the engine's rules). The helpers calling them (h_target_nb … take_turn_nb) are found and
+# re-declared by sim.core.kernels.specialize, so they stay in this module.
 
 
 @nb.njit(inline="always")
@@ -85,193 +82,6 @@ def h_reaction_nb(rng, view, d, attacker, can_dodge):
     if view.sc.chars[d, CF.S_REACTION] >= PLUGIN:
         return u_reaction(rng, view, d, attacker, can_dodge)
     return builtin_reaction(rng, view, d, attacker, can_dodge)
-
-
-Battle = namedtuple("Battle", "bs info")
-
-
-@nb.njit
-def new_battle_nb(n):
-    return Battle(np.zeros((n, N_B), np.int64), np.zeros(4, np.int64))
-
-
-@nb.njit(inline="always")
-def unmanaged_battle_nb(b):
-    return Battle(unmanaged_nb(b.bs), unmanaged_nb(b.info))
-
-
-@nb.njit(inline="always")
-def unmanaged_scenario_nb(s):
-    return ScenarioNB(unmanaged_nb(s.chars), unmanaged_nb(s.skills), unmanaged_nb(s.weapons), unmanaged_nb(s.char_weapons),
-                      unmanaged_nb(s.abilities), unmanaged_nb(s.dice), unmanaged_nb(s.symptoms), unmanaged_nb(s.rules))
-
-
-# damage() is a real call (inlined, the kernel took minutes to compile), and each array
-# passed to a call costs numba refcount calls and ~9 words of arguments. So the kernel
-# puts the addresses and shapes of its arrays (scenario tables, battle state, RNG state)
-# in one int64 array, and damage() gets that array's address only.
-N_CTX = 33  # 11 arrays x (address, rows, columns)
-
-
-@nb.njit(inline="always")
-def _put_nb(ctx, k, a, rows, cols):
-    ctx[3 * k] = address_nb(a)
-    ctx[3 * k + 1] = rows
-    ctx[3 * k + 2] = cols
-
-
-@nb.njit(inline="always")
-def _put2_nb(ctx, k, a):
-    _put_nb(ctx, k, a, a.shape[0], a.shape[1])
-
-
-@nb.njit(inline="always")
-def _get2_nb(c, k):
-    return at_nb(c[3 * k], (c[3 * k + 1], c[3 * k + 2]), np.int64)
-
-
-@nb.njit(inline="always")
-def _get1_nb(c, k):
-    return at_nb(c[3 * k], (c[3 * k + 1],), np.int64)
-
-
-if nb.config.DISABLE_JIT:  # pragma: no cover - plain Python: the context is the objects themselves
-
-    def context_address_nb(ctx, rng, view):
-        return rng, view
-
-    def context_nb(cx):
-        return cx
-
-else:
-
-    @nb.njit(inline="always")
-    def context_address_nb(ctx, rng, view):
-        """Fill ``ctx`` (int64[N_CTX]) for :func:`context_nb`; its address."""
-        sc = view.sc
-        _put2_nb(ctx, 0, sc.chars)
-        _put2_nb(ctx, 1, sc.skills)
-        _put2_nb(ctx, 2, sc.weapons)
-        _put2_nb(ctx, 3, sc.char_weapons)
-        _put2_nb(ctx, 4, sc.abilities)
-        _put2_nb(ctx, 5, sc.dice)
-        _put2_nb(ctx, 6, sc.symptoms)
-        _put_nb(ctx, 7, sc.rules, sc.rules.shape[0], 1)
-        _put2_nb(ctx, 8, view.bs)
-        _put_nb(ctx, 9, view.info, view.info.shape[0], 1)
-        _put_nb(ctx, 10, rng, 4, 1)
-        return address_nb(ctx)
-
-    @nb.njit(inline="always")
-    def context_nb(cx):
-        """``(rng, view)`` from a :func:`context_address_nb`: refcount-free views."""
-        c = at_nb(cx, (N_CTX,), np.int64)
-        sc = ScenarioNB(_get2_nb(c, 0), _get2_nb(c, 1), _get2_nb(c, 2), _get2_nb(c, 3), _get2_nb(c, 4), _get2_nb(c, 5), _get2_nb(c, 6),
-                        _get1_nb(c, 7))
-        return at_nb(c[30], (4,), np.uint64), View(sc, _get2_nb(c, 8), _get1_nb(c, 9))
-
-
-@nb.njit
-def reset_battle_nb(b, sc):
-    n = sc.chars.shape[0]
-    for i in range(n):
-        b.bs[i, B.HP] = sc.chars[i, CF.HP]
-        b.bs[i, B.MP] = sc.chars[i, CF.MP]
-        b.bs[i, B.X] = sc.chars[i, CF.X]
-        b.bs[i, B.Y] = sc.chars[i, CF.Y]
-        b.bs[i, B.STATUS] = ST.OK
-        b.bs[i, B.CTRL] = 0
-        b.bs[i, B.SUB_USED] = 0
-        b.bs[i, B.EQUIP] = 0
-        for s in range(MAX_WEAPONS):
-            w = sc.char_weapons[i, s]
-            b.bs[i, B.AMMO0 + s] = sc.weapons[w, WF.AMMO] if w >= 0 else 0
-        b.bs[i, B.ARM0 + 0] = -1  # -1: undamaged; >= 0: damaged, absorbed that much (R-9)
-        b.bs[i, B.ARM0 + 1] = -1
-        b.bs[i, B.SKIP] = 0
-        b.bs[i, B.MONO_USED] = 0
-        b.bs[i, B.MONO_ROUNDS] = 0
-        b.bs[i, B.MONO_CRITS] = 0
-        b.bs[i, B.SYM_PEN] = 0
-        b.bs[i, B.DEALT] = 0
-        b.bs[i, B.TAKEN] = 0
-        b.bs[i, B.FELL] = 0
-        b.bs[i, B.EXTRA] = 0
-
-
-@nb.njit(inline="always")
-def check_nb(rng, b, sc, actor, target, penalty):
-    """A 3d6 check (R-1); a monologue's pending criticals are used first (T-5)."""
-    if b.bs[actor, B.MONO_CRITS] > 0 and b.bs[actor, B.MONO_ROUNDS] > 0:
-        b.bs[actor, B.MONO_CRITS] -= 1
-        return OUT.CRITICAL
-    r = roll3d6_nb(rng)
-    if r == 3:
-        return OUT.CRITICAL
-    if r == 18:
-        return OUT.FUMBLE
-    return OUT.SUCCESS if r + penalty <= target else OUT.FAIL
-
-
-@nb.njit(inline="always")
-def base_penalty_nb(b, sc, i):
-    return b.bs[i, B.SYM_PEN] + sc.rules[RL.SLEEP_PENALTY]
-
-
-@nb.njit(inline="always")
-def arm_penalty_nb(b, i):
-    p = 0
-    for a in range(2):
-        if b.bs[i, B.ARM0 + a] > 0:
-            p += b.bs[i, B.ARM0 + a]
-    return p
-
-
-@nb.njit(inline="always")
-def lose_mp_nb(rng, b, sc, i, amount):
-    """MP drops; crossing to <= 0 rolls the symptom table and maybe kaii control (R-11)."""
-    if amount <= 0:
-        return
-    before = b.bs[i, B.MP]
-    b.bs[i, B.MP] -= amount
-    if before > 0 and b.bs[i, B.MP] <= 0:
-        r = roll3d6_nb(rng)
-        for k in range(sc.symptoms.shape[0]):
-            if r <= sc.symptoms[k, 0]:
-                b.bs[i, B.SYM_PEN] = sc.symptoms[k, 1]
-                break
-        if r <= sc.chars[i, CF.SP] // 5 and b.bs[i, B.STATUS] != ST.LOST:
-            b.bs[i, B.CTRL] = 1  # until MP >= 1, fallen or not (R-11)
-
-
-@nb.njit(inline="always")
-def pay_nb(rng, b, sc, i, cost):
-    """An ability of cost c is free while c <= SP; otherwise c - SP MP per use."""
-    sp = sc.chars[i, CF.SP]
-    if cost > sp:
-        lose_mp_nb(rng, b, sc, i, cost - sp)
-
-
-@nb.njit(inline="always")
-def monologue_nb(b, sc, i):
-    b.bs[i, B.MONO_USED] = 1
-    b.bs[i, B.MP] = sc.chars[i, CF.MP]
-    b.bs[i, B.MONO_ROUNDS] = 3
-    b.bs[i, B.MONO_CRITS] = 3
-    b.bs[i, B.SYM_PEN] = 0
-    b.bs[i, B.CTRL] = 0
-
-
-@nb.njit(inline="always")
-def reach_nb(sc, w, band):
-    return band <= 1 if sc.weapons[w, WF.KIND] == K.MELEE else True
-
-
-@nb.njit(inline="always")
-def fall_if_down_nb(b, i):
-    if b.bs[i, B.HP] <= 0 and b.bs[i, B.STATUS] == ST.OK:
-        b.bs[i, B.STATUS] = ST.FALLEN
-        b.bs[i, B.FELL] = 1
 
 
 @nb.njit
@@ -356,14 +166,6 @@ def damage_nb(cx, attacker, d, w, crit, covered, allow_reaction):
 
 
 @nb.njit(inline="always")
-def apply_damage_nb(b, attacker, d, dmg):
-    b.bs[d, B.HP] -= dmg
-    b.bs[attacker, B.DEALT] += dmg
-    b.bs[d, B.TAKEN] += dmg
-    fall_if_down_nb(b, d)
-
-
-@nb.njit(inline="always")
 def attack_nb(rng, b, sc, view, cx, i, t, w):
     """Attack t with weapon w; returns True when a critical grants another main action (R-2 variant)."""
     band = min(distance_nb(view, i, t), 3)
@@ -414,52 +216,6 @@ def attack_nb(rng, b, sc, view, cx, i, t, w):
     # 1 thread, squad.toml) and the cold compile took 42 s instead of 23 s (CPU)
     apply_damage_nb(b, i, d, damage_nb(cx, i, d, w, crit, covered, react))
     return crit and sc.rules[RL.CRIT_FREE] == 1
-
-
-@nb.njit(inline="always")
-def step_toward_nb(b, view, i, t, away):
-    """One square toward (or away from) t."""
-    dx = view.bs[t, B.X] - view.bs[i, B.X]
-    dy = view.bs[t, B.Y] - view.bs[i, B.Y] if view.sc.rules[RL.GRID] == 1 else 0
-    s = -1 if away else 1
-    if dx != 0 or away:
-        b.bs[i, B.X] += s * (1 if dx > 0 else (-1 if dx < 0 else 1))
-    if dy != 0:
-        b.bs[i, B.Y] += s * (1 if dy > 0 else -1)
-
-
-@nb.njit(inline="always")
-def move_nb(rng, b, sc, view, i, t, away):
-    """Athletics check: success spends the main action, failure main and sub; one square either way."""
-    oc = check_nb(rng, b, sc, i, sc.chars[i, CF.ATHLETICS], base_penalty_nb(b, sc, i))
-    if oc == OUT.FAIL or oc == OUT.FUMBLE:
-        b.bs[i, B.SUB_USED] = 1
-    if oc == OUT.FUMBLE and sc.rules[RL.FUMBLE_ALLY] == 0:
-        b.bs[i, B.SKIP] += 1  # R-3
-    step_toward_nb(b, view, i, t, away)
-
-
-@nb.njit(inline="always")
-def standing_nb(b, i):
-    """On its feet (possibly kaii-controlled): a legal target."""
-    return b.bs[i, B.STATUS] == ST.OK
-
-
-@nb.njit(inline="always")
-def can_act_nb(b, i):
-    """Standing and in control of itself: counts for its side (a side loses without one)."""
-    return b.bs[i, B.STATUS] == ST.OK and b.bs[i, B.CTRL] == 0
-
-
-@nb.njit(inline="always")
-def reload_if_empty_nb(b, sc, i, w):
-    """Reload the equipped weapon when empty; True when that spends the main action."""
-    if sc.weapons[w, WF.AMMO] > 0 and b.bs[i, B.AMMO0 + b.bs[i, B.EQUIP]] == 0:
-        b.bs[i, B.AMMO0 + b.bs[i, B.EQUIP]] = sc.weapons[w, WF.AMMO]
-        if sc.weapons[w, WF.RELOAD_MAIN] == 1 or b.bs[i, B.SUB_USED] == 1:
-            return True  # a main-action reload, or the sub action is gone
-        b.bs[i, B.SUB_USED] = 1
-    return False
 
 
 ACT_ATTACK, ACT_CLOSE_IN, ACT_AWAY = 0, 1, 2
@@ -555,16 +311,6 @@ def take_turn_nb(rng, view, cx, i):
         again = attack_nb(rng, b, sc, view, cx, i, t, w)
         if ctrl or not again or extra == 1:
             return
-
-
-@nb.njit(inline="always")
-def sides_able_nb(b, sc):
-    """Bit mask of sides with a member able to act."""
-    m = 0
-    for i in range(sc.chars.shape[0]):
-        if can_act_nb(b, i):
-            m |= 1 << sc.chars[i, CF.SIDE]
-    return m
 
 
 @kernel_template(hooks=("u_target", "u_reaction", "builtin_target", "builtin_reaction"))
