@@ -216,7 +216,7 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, ou
 def chunk_kernel(p_move, p_name, w_setup, w_choose):
     """The compiled (disk-cached) chunk kernel for one combination of strategies."""
     return specialize(play_chunk_nb, {"p_move": p_move, "p_name": p_name,
-                                   "w_setup": w_setup, "w_choose": w_choose})
+                                      "w_setup": w_setup, "w_choose": w_choose})
 
 
 def play_chunk(key, start, count, R, p_move, p_name, w_setup, w_choose, w_params,

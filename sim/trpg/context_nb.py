@@ -31,8 +31,9 @@ def unmanaged_battle_nb(b):
 
 @nb.njit(inline="always")
 def unmanaged_scenario_nb(s):
-    return ScenarioNB(unmanaged_nb(s.chars), unmanaged_nb(s.skills), unmanaged_nb(s.weapons), unmanaged_nb(s.char_weapons),
-                      unmanaged_nb(s.abilities), unmanaged_nb(s.dice), unmanaged_nb(s.symptoms), unmanaged_nb(s.rules))
+    return ScenarioNB(unmanaged_nb(s.chars), unmanaged_nb(s.skills), unmanaged_nb(s.weapons),
+                      unmanaged_nb(s.char_weapons), unmanaged_nb(s.abilities), unmanaged_nb(s.dice),
+                      unmanaged_nb(s.symptoms), unmanaged_nb(s.rules))
 
 
 # damage() is a real call (inlined, the kernel took minutes to compile), and each array
@@ -95,6 +96,6 @@ else:
     def context_nb(cx):
         """``(rng, view)`` from a :func:`context_address_nb`: refcount-free views."""
         c = at_nb(cx, (N_CTX,), np.int64)
-        sc = ScenarioNB(_get2_nb(c, 0), _get2_nb(c, 1), _get2_nb(c, 2), _get2_nb(c, 3), _get2_nb(c, 4), _get2_nb(c, 5), _get2_nb(c, 6),
-                        _get1_nb(c, 7))
+        sc = ScenarioNB(_get2_nb(c, 0), _get2_nb(c, 1), _get2_nb(c, 2), _get2_nb(c, 3), _get2_nb(c, 4),
+                        _get2_nb(c, 5), _get2_nb(c, 6), _get1_nb(c, 7))
         return at_nb(c[30], (4,), np.uint64), View(sc, _get2_nb(c, 8), _get1_nb(c, 9))

@@ -395,4 +395,4 @@ def chunk_kernel(target=None, reaction=None):
     from strategies.trpg import BUILTIN  # looked up here: strategies depend on the game, not back
 
     return specialize(play_chunk_nb, {"u_target": target or no_target_nb, "u_reaction": reaction or no_reaction_nb,
-                                   "builtin_target": BUILTIN["target"], "builtin_reaction": BUILTIN["reaction"]})
+                                      "builtin_target": BUILTIN["target"], "builtin_reaction": BUILTIN["reaction"]})

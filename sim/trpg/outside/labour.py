@@ -111,7 +111,7 @@ def labour_mc(skill: int, games: int = 100_000, seed: int = 0, penalty: int = 0,
     if games < 1:
         raise SimInputError(f"the number of games must be >= 1, got {games}")
     o, cr, mp = _labour_kernel_nb(skill, penalty, parse_dice(cr_dice).to_array(), parse_dice(mp_dice).to_array(),
-                               bool(critical_double), games, run_key(seed))
+                                  bool(critical_double), games, run_key(seed))
     cv, cc = _hist(cr)
     mv, mc = _hist(mp)
     return LabourMC(games, np.bincount(o, minlength=4), cv, cc, mv, mc,
