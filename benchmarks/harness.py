@@ -5,9 +5,9 @@ reference (tests/naive/<game>.py) on the same games in the same run, and prints
 
 * games/s and the speed-up over the naive reference;
 * random draws per game: the engine's own games replayed under ``NUMBA_DISABLE_JIT`` in a
-  subprocess with a counter in :func:`sim.core.rng.next_u64` (every ``randint``,
-  ``uniform`` and ``choose_bit`` draws through it; seeding does not count);
-* the machine's raw xoshiro256** rate (:func:`sim.core.rng.next_u64` in a tight loop, one
+  subprocess with a counter in :func:`sim.core.rng.next_u64_nb` (every ``randint_nb``,
+  ``uniform_nb`` and ``choose_bit_nb`` draws through it; seeding does not count);
+* the machine's raw xoshiro256** rate (:func:`sim.core.rng.next_u64_nb` in a tight loop, one
   stream per thread) and the share of it a run uses: draws per game × games/s / raw
   draws/s — how close a game is to the bound of its random numbers.
 """
@@ -30,7 +30,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from sim.core.kernels import stamped  # noqa: E402
-from sim.core.rng import next_u64  # noqa: E402
+from sim.core.rng import next_u64_nb  # noqa: E402
 
 
 def timed(fn: Callable[[], object]) -> float:
@@ -65,7 +65,7 @@ def _draw_loop(n, seed):
         s[j] = np.uint64(seed * 4 + j + 1) * np.uint64(0x9E3779B97F4A7C15)
     acc = np.uint64(0)
     for _ in range(n):
-        acc ^= next_u64(s)
+        acc ^= next_u64_nb(s)
     return acc
 
 
@@ -87,11 +87,11 @@ _COUNT = """
 import json, sys
 import sim.core.rng as rng
 n = [0]
-_next = rng.next_u64
+_next = rng.next_u64_nb
 def counting(state):
     n[0] += 1
     return _next(state)
-rng.next_u64 = counting  # randint, uniform and choose_bit look it up here at each call
+rng.next_u64_nb = counting  # randint_nb, uniform_nb and choose_bit_nb look it up here at each call
 G = int(sys.argv[2])
 exec(sys.argv[1])
 print(json.dumps({"draws": n[0], "games": G}))
@@ -101,7 +101,7 @@ print(json.dumps({"draws": n[0], "games": G}))
 def draws_per_game(code: str, games: int = 200) -> float:
     """Random draws per game of the engine: ``code`` plays ``G`` games with one thread
     (e.g. ``"from sim.looper.game import run; run(G, 1, threads=1)"``); it runs in a
-    subprocess under NUMBA_DISABLE_JIT with a counter in ``next_u64``."""
+    subprocess under NUMBA_DISABLE_JIT with a counter in ``next_u64_nb``."""
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1",
            "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
     r = subprocess.run([sys.executable, "-W", "ignore", "-c", _COUNT, code, str(games)],

@@ -29,23 +29,23 @@ def test_streams_are_per_game_and_independent_of_order():
     key = run_key(1)
     a = np.zeros(4, np.uint64)
     b = np.zeros(4, np.uint64)
-    R.seed_stream(a, key, 7)
-    first = [int(R.next_u64(a)) for _ in range(5)]
-    R.seed_stream(b, key, 3)
-    R.next_u64(b)
-    R.seed_stream(b, key, 7)
-    assert [int(R.next_u64(b)) for _ in range(5)] == first
-    R.seed_stream(b, key, 8)
-    assert [int(R.next_u64(b)) for _ in range(5)] != first
+    R.seed_stream_nb(a, key, 7)
+    first = [int(R.next_u64_nb(a)) for _ in range(5)]
+    R.seed_stream_nb(b, key, 3)
+    R.next_u64_nb(b)
+    R.seed_stream_nb(b, key, 7)
+    assert [int(R.next_u64_nb(b)) for _ in range(5)] == first
+    R.seed_stream_nb(b, key, 8)
+    assert [int(R.next_u64_nb(b)) for _ in range(5)] != first
 
 
 def test_randint_is_uniform_chi_square():
     # 60,000 draws over 6 faces: chi-square with 5 dof stays below 20.5 (p ~ 0.001).
     st_ = np.zeros(4, np.uint64)
-    R.seed_stream(st_, run_key(2), 0)
+    R.seed_stream_nb(st_, run_key(2), 0)
     counts = np.zeros(6, np.int64)
     for _ in range(60_000):
-        counts[R.randint(st_, 6)] += 1
+        counts[R.randint_nb(st_, 6)] += 1
     exp = 10_000
     chi2 = float(((counts - exp) ** 2 / exp).sum())
     assert chi2 < 20.5, counts
@@ -53,9 +53,9 @@ def test_randint_is_uniform_chi_square():
 
 def test_choose_bit_only_picks_set_bits():
     st_ = np.zeros(4, np.uint64)
-    R.seed_stream(st_, run_key(3), 0)
+    R.seed_stream_nb(st_, run_key(3), 0)
     mask = np.uint64(0b1010_0100)
-    seen = {int(R.choose_bit(st_, mask)) for _ in range(500)}
+    seen = {int(R.choose_bit_nb(st_, mask)) for _ in range(500)}
     assert seen == {2, 5, 7}
 
 

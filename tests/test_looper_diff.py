@@ -4,7 +4,7 @@
   (base roster, expansion roster, modified configurations), driven by the same
   deterministic chooser; stress, positions, deaths (announced place), killers and the
   sequence of "one character dies" requests must all agree;
-* whole games: ``play_chunk_nb(key, g, 1, ...)`` vs ``naive_game`` game by game for every
+* whole games: ``play_chunk(key, g, 1, ...)`` vs ``naive_game`` game by game for every
   built-in player x scriptwriter pair, and the R-2 naming variant;
 * the runner: ``sim.looper.game.run`` vs the naive games (same wins, game for game).
 """
@@ -23,7 +23,7 @@ from sim.core.seeding import python_rng, run_key
 from sim.looper import build_config, compile_roster, resolve_day
 from sim.looper.game import run
 from sim.looper.game_nb import (C_DAYS, C_KEY_DEATHS, C_LOOPS, C_PROT_DEATHS, C_WINS,
-                                C_WRONG_NAME, new_counts, play_chunk_nb)
+                                C_WRONG_NAME, new_counts, play_chunk)
 from strategies.looper import PLAYERS, SCRIPTWRITERS
 from strategies.looper.adversarial import search_setups
 from tests.naive.looper import location_ids, naive_day, naive_game, roster_ids
@@ -271,8 +271,8 @@ def writer_params(roster_name, roster, writer_name, seed=0):
 
 def engine_game(roster, key, g, p, w, params, wrong_ends):
     out = new_counts(roster.nb)
-    play_chunk_nb(key, g, 1, roster.nb, p.move, p.name_key, w.setup, w.choose, params, wrong_ends, out,
-                  roster.fixed_key)
+    play_chunk(key, g, 1, roster.nb, p.move, p.name_key, w.setup, w.choose, params, wrong_ends, out,
+               roster.fixed_key)
     return out
 
 

@@ -25,7 +25,7 @@ import pytest
 
 from sim.core.config import load_toml
 from sim.core.seeding import run_key
-from sim.trpg.combat_nb import C_DRAWS, C_GAMES, C_ROUNDS, chunk_kernel, new_counts
+from sim.trpg.game_nb import C_DRAWS, C_GAMES, C_ROUNDS, chunk_kernel, new_counts
 from sim.trpg.game import run
 from sim.trpg.sheets import DATA, build_config, compile_scenario, resolve_scenario
 from tests.naive.trpg import KNOWN_QUIRKS, naive_combat

@@ -21,7 +21,7 @@ import pytest
 
 from sim.core.seeding import run_key
 from sim.errors import SimInputError
-from sim.trpg.combat_nb import C_DRAWS, C_GAMES, C_ROUNDS, chunk_kernel, new_counts
+from sim.trpg.game_nb import C_DRAWS, C_GAMES, C_ROUNDS, chunk_kernel, new_counts
 from sim.trpg.game import run
 from sim.trpg.sheets import build_config, compile_scenario
 

@@ -25,7 +25,7 @@ import numba as nb
 import numpy as np
 import pytest
 
-from sim.core.bits import lowest
+from sim.core.bits import lowest_nb
 from sim.core.seeding import run_key
 from sim.errors import SimInputError
 from sim.werewolf.enums import CLAIM_SEER, EVENTS, HOW, WINNERS, WITCH_BASE, WITCH_ELIMINATE, WITCH_REVIVE, I, V
@@ -131,7 +131,7 @@ def s_vote(rng, view, cands):
                             and view.claim_res[c, t] == 1:
                         return np.int64(t)
         return -e - 10
-    return lowest(cands)
+    return lowest_nb(cands)
 
 
 @nb.njit
@@ -173,7 +173,7 @@ def s_witch(rng, view):
 def s_attack(rng, view, cands):
     s, d = _slot(view)
     t = ATTACK[s, d] if s >= 0 else np.int64(-1)
-    return t if t >= 0 else lowest(cands)
+    return t if t >= 0 else lowest_nb(cands)
 
 
 SCRIPTED_V = VillageStrategy("scripted", vote=s_vote, divine=s_divine, protect=s_protect, witch=s_witch,

@@ -14,20 +14,20 @@ ZERO = np.uint64(0)
 
 if nb.config.DISABLE_JIT:  # pragma: no cover - exercised by the no-JIT test pass
 
-    def popcount(x):
+    def popcount_nb(x):
         return bin(int(x)).count("1")
 
-    def lowest(x):
+    def lowest_nb(x):
         x = int(x)
         return (x & -x).bit_length() - 1
 
-    def highest(x):
+    def highest_nb(x):
         return int(x).bit_length() - 1
 
 else:
 
     @intrinsic
-    def _ctpop(typingctx, src):
+    def _ctpop_nb(typingctx, src):
         if not isinstance(src, types.Integer):
             return None
         sig = types.int64(src)
@@ -39,7 +39,7 @@ else:
         return sig, codegen
 
     @intrinsic
-    def _cttz(typingctx, src):
+    def _cttz_nb(typingctx, src):
         if not isinstance(src, types.Integer):
             return None
         sig = types.int64(src)
@@ -51,7 +51,7 @@ else:
         return sig, codegen
 
     @intrinsic
-    def _ctlz(typingctx, src):
+    def _ctlz_nb(typingctx, src):
         if not isinstance(src, types.Integer):
             return None
         sig = types.int64(src)
@@ -63,29 +63,29 @@ else:
         return sig, codegen
 
     @nb.njit(inline="always")
-    def highest(x):
+    def highest_nb(x):
         """Index of the highest set bit of a non-zero uint64 mask."""
-        return 63 - _ctlz(x)
+        return 63 - _ctlz_nb(x)
 
     @nb.njit(inline="always")
-    def popcount(x):
-        return _ctpop(x)
+    def popcount_nb(x):
+        return _ctpop_nb(x)
 
     @nb.njit(inline="always")
-    def lowest(x):
+    def lowest_nb(x):
         """Index of the lowest set bit of a non-zero mask."""
-        return _cttz(x)
+        return _cttz_nb(x)
 
 
 @nb.njit(inline="always")
-def bit(i):
+def bit_nb(i):
     return np.uint64(1) << np.uint64(i)
 
 
 @nb.njit(inline="always")
-def nth_set(mask, k):
+def nth_set_nb(mask, k):
     """Index of the k-th (0-based) set bit of mask, in increasing bit order."""
     m = mask
     for _ in range(k):
         m &= m - np.uint64(1)
-    return lowest(m)
+    return lowest_nb(m)

@@ -6,7 +6,7 @@ cache the kernel ("dynamic globals"), so every process would recompile the whole
 hooks through module globals, and states them::
 
     @kernel_template(hooks=("p_move", "w_choose"))
-    def play_chunk(key, start, count, R, out):
+    def play_chunk_nb(key, start, count, R, out):
         ...
         k = p_move(rng, view, mem, mv)
 

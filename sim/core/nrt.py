@@ -3,7 +3,7 @@
 Every array numba passes around carries a reference-counted meminfo, and each copy of
 it into a tuple or a variable costs an atomic increment and decrement. In a game loop
 that builds strategy views thousands of times per game this dominated the run time
-(60% in ``NRT_incref``/``NRT_decref`` under perf). :func:`unmanaged` returns a view of
+(60% in ``NRT_incref``/``NRT_decref`` under perf). :func:`unmanaged_nb` returns a view of
 the same memory with no meminfo, for which numba's refcount calls are no-ops. The
 caller must keep the original array alive while the view is used (kernels allocate
 their arrays at the top and use the views below, so this holds by construction).
@@ -15,19 +15,19 @@ from numba.extending import intrinsic
 
 if nb.config.DISABLE_JIT:  # pragma: no cover - plain-Python pass
 
-    def unmanaged(a):
+    def unmanaged_nb(a):
         return a
 
-    def address(a):
+    def address_nb(a):
         return a
 
-    def at(addr, shape, dtype):
+    def at_nb(addr, shape, dtype):
         return addr
 
 else:
 
     @intrinsic
-    def _voidptr(typingctx, addr):
+    def _voidptr_nb(typingctx, addr):
         sig = types.voidptr(addr)
 
         def codegen(context, builder, signature, args):
@@ -36,17 +36,17 @@ else:
         return sig, codegen
 
     @nb.njit(inline="always")
-    def unmanaged(a):
+    def unmanaged_nb(a):
         """``a``'s memory as an array without a meminfo (no refcounting)."""
-        return nb.carray(_voidptr(a.ctypes.data), a.shape, a.dtype)
+        return nb.carray(_voidptr_nb(a.ctypes.data), a.shape, a.dtype)
 
 
     @nb.njit(inline="always")
-    def address(a):
-        """The address of ``a``'s data, for :func:`at` (the caller keeps ``a`` alive)."""
+    def address_nb(a):
+        """The address of ``a``'s data, for :func:`at_nb` (the caller keeps ``a`` alive)."""
         return a.ctypes.data
 
     @nb.njit(inline="always")
-    def at(addr, shape, dtype):
+    def at_nb(addr, shape, dtype):
         """The C-contiguous array of ``shape`` and ``dtype`` at ``addr``, without a meminfo."""
-        return nb.carray(_voidptr(addr), shape, dtype)
+        return nb.carray(_voidptr_nb(addr), shape, dtype)

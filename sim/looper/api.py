@@ -9,7 +9,7 @@ import numpy as np
 
 from sim.core.kernels import stamped
 from sim.errors import SimInputError
-from sim.looper import nb as _nb
+from sim.looper import day_nb as _nb
 from sim.looper.roster import Roster, build_config, compile_roster
 
 
@@ -28,7 +28,7 @@ def default_roster(expansion: bool = False) -> Roster:
 
 @lru_cache(maxsize=1)
 def _kernels() -> dict:
-    return {name: stamped(getattr(_nb, name)) for name in ("day_buffers", "day_start_nb", "day_finish_nb")}
+    return {name: stamped(getattr(_nb, name)) for name in ("day_buffers_nb", "day_start_nb", "day_finish_nb")}
 
 
 def _mask_ids(roster: Roster, mask: int) -> list[str]:
@@ -62,7 +62,7 @@ def resolve_day(
         pos[i] = roster.loc_index(loc)
         alive |= 1 << i
     R = roster.nb
-    B = _kernels()["day_buffers"](R)
+    B = _kernels()["day_buffers_nb"](R)
     alive_u = np.uint64(alive)
     nreq = _kernels()["day_start_nb"](pos, alive_u, R, B)
     for r in range(nreq):

@@ -15,11 +15,11 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.core.bits import lowest
+from sim.core.bits import lowest_nb
 from sim.core.kernels import kernel_template, specialize
-from sim.core.rng import seed_stream
+from sim.core.rng import seed_stream_nb
 from sim.looper.enums import I
-from sim.looper.nb import day_buffers, day_finish_nb, day_start_nb
+from sim.looper.day_nb import day_buffers_nb, day_finish_nb, day_start_nb
 
 # ``rules`` is the public RosterNB; ``buf`` a DayBuf a strategy may use for its own
 # what-if days (e.g. strategies.looper.common.at_risk).
@@ -50,7 +50,7 @@ def setup_size(R) -> int:
 
 # The template's hooks are bound to real strategies by sim.core.kernels.specialize.
 @kernel_template(hooks=("p_move", "p_name", "w_setup", "w_choose"))
-def play_chunk(key, start, count, R, w_params, wrong_name_ends, fixed_key, out):
+def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, out):
     """Template: games [start, start+count) with the bound strategy hooks."""
     n = R.info[I.N_CHARS]
     L = R.info[I.N_LOC]
@@ -59,7 +59,7 @@ def play_chunk(key, start, count, R, w_params, wrong_name_ends, fixed_key, out):
     mpd = R.info[I.MOVES]
     nperm = R.info[I.N_PERM]
     must_name = R.info[I.MUST_NAME]
-    B = day_buffers(R)
+    B = day_buffers_nb(R)
     rng = np.zeros(4, np.uint64)
     pinfo = R.info.copy()
     winfo = R.info.copy()
@@ -71,8 +71,8 @@ def play_chunk(key, start, count, R, w_params, wrong_name_ends, fixed_key, out):
     setup = np.zeros(1 + 2 * nperm + 2 * R.info[I.N_GUEST], np.int64)
     wpos = np.zeros(n, np.int64)
     walive = np.zeros(1, np.uint64)
-    pv = PlayerView(R, pinfo, ann, moves, loop_end, named, known, day_buffers(R))
-    wv = WriterView(R, winfo, wpos, walive, B.stress, setup, day_buffers(R))
+    pv = PlayerView(R, pinfo, ann, moves, loop_end, named, known, day_buffers_nb(R))
+    wv = WriterView(R, winfo, wpos, walive, B.stress, setup, day_buffers_nb(R))
     mem = np.zeros(MEM, np.int64)
     mv = np.zeros((max(mpd, 1), 2), np.int64)
     base = np.zeros(n, np.int64)
@@ -81,7 +81,7 @@ def play_chunk(key, start, count, R, w_params, wrong_name_ends, fixed_key, out):
     for i in range(n):
         full |= np.uint64(1) << np.uint64(i)
     for g in range(start, start + count):
-        seed_stream(rng, key, g)
+        seed_stream_nb(rng, key, g)
         ann[:] = -1
         moves[:] = -1
         loop_end[:] = 0
@@ -173,7 +173,7 @@ def play_chunk(key, start, count, R, w_params, wrong_name_ends, fixed_key, out):
                 dead = day_finish_nb(pos, alive, nreq, R, B)
                 t = dead
                 while t:
-                    i = lowest(t)
+                    i = lowest_nb(t)
                     t &= t - np.uint64(1)
                     ann[lp, d - 1, i] = B.ann[i]
                     out.deaths[i, B.killer[i]] += 1
@@ -215,12 +215,12 @@ def play_chunk(key, start, count, R, w_params, wrong_name_ends, fixed_key, out):
 
 def chunk_kernel(p_move, p_name, w_setup, w_choose):
     """The compiled (disk-cached) chunk kernel for one combination of strategies."""
-    return specialize(play_chunk, {"p_move": p_move, "p_name": p_name,
-                                   "w_setup": w_setup, "w_choose": w_choose})
+    return specialize(play_chunk_nb, {"p_move": p_move, "p_name": p_name,
+                                      "w_setup": w_setup, "w_choose": w_choose})
 
 
-def play_chunk_nb(key, start, count, R, p_move, p_name, w_setup, w_choose, w_params,
-                  wrong_name_ends, out, fixed_key=0):
+def play_chunk(key, start, count, R, p_move, p_name, w_setup, w_choose, w_params,
+               wrong_name_ends, out, fixed_key=0):
     """Play games [start, start+count) with the given strategies into ``out`` (Counts)."""
     chunk_kernel(p_move, p_name, w_setup, w_choose)(key, start, count, R, w_params,
                                                      wrong_name_ends, fixed_key, out)

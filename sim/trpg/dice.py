@@ -21,7 +21,7 @@ import icepool
 import numba as nb
 import numpy as np
 
-from sim.core.rng import randint, seed_stream
+from sim.core.rng import randint_nb, seed_stream_nb
 from sim.core.seeding import run_key
 from sim.errors import SimInputError
 
@@ -148,7 +148,7 @@ def roll_dice_nb(state, arr):
         k = c if c > 0 else -c
         sub = 0
         for _ in range(k):
-            sub += randint(state, s) + 1
+            sub += randint_nb(state, s) + 1
         total += sub if c > 0 else -sub
     return total
 
@@ -158,7 +158,7 @@ def _roll_many_nb(arr, n, key):
     out = np.empty(n, dtype=np.int64)
     state = np.empty(4, dtype=np.uint64)
     for g in range(n):
-        seed_stream(state, key, g)
+        seed_stream_nb(state, key, g)
         out[g] = roll_dice_nb(state, arr)
     return out
 
@@ -220,7 +220,7 @@ def check_die(target: int, penalty: int = 0) -> icepool.Die:
 @nb.njit
 def check_nb(state, target, penalty):
     """Roll one check: 0 fail, 1 success, 2 critical (natural 3), 3 fumble (natural 18)."""
-    roll = randint(state, 6) + randint(state, 6) + randint(state, 6) + 3
+    roll = randint_nb(state, 6) + randint_nb(state, 6) + randint_nb(state, 6) + 3
     if roll == 3:
         return 2
     if roll == 18:
@@ -235,7 +235,7 @@ def _check_many_nb(target, penalty, n, key):
     counts = np.zeros(4, dtype=np.int64)
     state = np.empty(4, dtype=np.uint64)
     for g in range(n):
-        seed_stream(state, key, g)
+        seed_stream_nb(state, key, g)
         counts[check_nb(state, target, penalty)] += 1
     return counts
 

@@ -3,7 +3,7 @@
 :func:`duel_exact` gives, for a 1v1 scenario compiled by :mod:`sim.trpg.sheets`, the
 exact probability that each side wins, the draw probability and the mean (and standard
 deviation) of the number of rounds — the quantities the Monte Carlo engine
-(:mod:`sim.trpg.combat_nb`, ``sim trpg run``) estimates as ``win_rate``, ``draw_rate``
+(:mod:`sim.trpg.game_nb`, ``sim trpg run``) estimates as ``win_rate``, ``draw_rate``
 and ``mean_rounds``. :func:`duel_exact_builds` does the same for two builds of a
 ``[builds.NAME]`` file (as ``sim trpg matrix`` pairs them, both in the same square).
 
@@ -88,7 +88,7 @@ import numpy as np
 from sim.errors import SimInputError
 from sim.trpg.dice import Dice, check_probability
 from sim.trpg.enums import CF, K, MO, MV, RE, RL, WF
-from sim.trpg.rules_nb import p_success216  # the engine's own rule for `auto`
+from sim.trpg.rules_nb import p_success216_nb  # the engine's own rule for `auto`
 from sim.trpg.sheets import PLUGIN, Scenario
 
 #: Refuse chains larger than this many (start-of-round + mid-round) states.
@@ -176,7 +176,7 @@ def _fighter(sc: Scenario, i: int, band: int) -> _Fighter:
     sleep = int(S.rules[RL.SLEEP_PENALTY])
     how = int(c[CF.S_REACTION])
     if how == RE.AUTO:
-        how = RE.DODGE if int(p_success216(int(c[CF.DODGE]), 0)) >= int(c[CF.S_DODGE_MIN]) else RE.GUARD
+        how = RE.DODGE if int(p_success216_nb(int(c[CF.DODGE]), 0)) >= int(c[CF.S_DODGE_MIN]) else RE.GUARD
     reaction = {RE.NONE: 0, RE.DODGE: 1, RE.GUARD: 2}[how]
     guard: tuple = ()
     # body weapons (fists) guard as an arm, not as a weapon (R-9)
@@ -221,7 +221,7 @@ class _Duel:
 
     # --- one attack ------------------------------------------------------------------------
     def _damage(self, x: int, crit: bool, guard: tuple, arms_y: tuple) -> dict:
-        """{(damage, arms_y after): p} of a hit by x (the engine's ``damage`` after the reaction)."""
+        """{(damage, arms_y after): p} of a hit by x (the engine's ``damage_nb`` after the reaction)."""
         a, d = self.f[x], self.f[1 - x]
         out: dict = {}
         immune = d.kaii and a.physical and not a.enhanced

@@ -10,7 +10,7 @@ import polars as pl
 from sim.core.runner import DEFAULT_CHUNK, GameResult, run_games
 from sim.core.seeding import run_key
 from sim.core.stats import wilson
-from sim.trpg.combat_nb import C_DRAWS, C_GAMES, C_ROUNDS, chunk_kernel, new_counts
+from sim.trpg.game_nb import C_DRAWS, C_GAMES, C_ROUNDS, chunk_kernel, new_counts
 from sim.trpg.enums import CF
 from sim.trpg.sheets import Scenario, resolve_scenario
 

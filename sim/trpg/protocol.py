@@ -57,7 +57,7 @@ class Trpg(Game):
         return run(games, seed, scenario=setup, **kw)
 
     def primary(self, totals):
-        from sim.trpg.combat_nb import C_GAMES
+        from sim.trpg.game_nb import C_GAMES
 
         return int(totals["wins"][0]), int(totals["scalars"][C_GAMES])
 

@@ -11,7 +11,7 @@ CUM3D6 = np.array([0, 0, 0, 1, 4, 10, 20, 35, 56, 81, 108, 135, 160, 181, 196, 2
 
 
 @nb.njit(inline="always")
-def p_success216(target, penalty):
+def p_success216_nb(target, penalty):
     """Outcomes of 216 that succeed: natural 3 always, natural 18 never (R-1)."""
     k = target - penalty
     if k >= 17:
@@ -22,7 +22,7 @@ def p_success216(target, penalty):
 
 
 @nb.njit(inline="always")
-def distance(view, i, j):
+def distance_nb(view, i, j):
     dx = abs(view.bs[i, B.X] - view.bs[j, B.X])
     if view.sc.rules[RL.GRID] == 0:
         return dx
@@ -30,7 +30,7 @@ def distance(view, i, j):
 
 
 @nb.njit(inline="always")
-def dice_mean2(sc, d):
+def dice_mean2_nb(sc, d):
     """Twice the mean of dice row d (integer)."""
     row = sc.dice[d]
     m = 2 * row[1 + 2 * row[0]]

@@ -19,7 +19,7 @@ from sim.trpg.enums import (ABILITY_KINDS, KINDS, MONOLOGUES, MOVES, N_AF, N_CF,
 
 DATA = resources.files("sim.trpg") / "data"
 MAX_WEAPONS = 4
-PLUGIN = 100  # strategy code: "the bound user plug-in" (sim.trpg.combat_nb.PLUGIN)
+PLUGIN = 100  # strategy code: "the bound user plug-in" (sim.trpg.game_nb.PLUGIN)
 BANDS = ("zero", "near", "mid", "far")
 
 ScenarioNB = namedtuple("ScenarioNB", "chars skills weapons char_weapons abilities dice symptoms rules")

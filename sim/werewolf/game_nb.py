@@ -24,10 +24,10 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from sim.core.bits import lowest, popcount
+from sim.core.bits import lowest_nb, popcount_nb
 from sim.core.kernels import kernel_template, specialize
-from sim.core.nrt import unmanaged
-from sim.core.rng import choose_bit, randint, seed_stream
+from sim.core.nrt import unmanaged_nb
+from sim.core.rng import choose_bit_nb, randint_nb, seed_stream_nb
 from sim.werewolf.roles import RolesNB
 from sim.werewolf.enums import (CLAIM_SEER, EVENTS, HOW, N_INFO, WITCH_BASE, WITCH_ELIMINATE,
                                 WITCH_REVIVE, Ab, Ev, How, I, RF, V, VR, W)
@@ -55,12 +55,12 @@ def new_counts(R):
 
 
 @nb.njit
-def _bit(i):
+def _bit_nb(i):
     return U1 << np.uint64(i)
 
 
 @nb.njit
-def new_state(n):
+def new_state_nb(n):
     return St(np.zeros(1, np.uint64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
               np.full(n, -1, np.int64), np.full((n, n), -1, np.int64), np.full((n, n), -1, np.int64),
               np.zeros((n, MEM), np.int64), np.zeros(N_INFO, np.int64), np.zeros(n, np.int64),
@@ -69,26 +69,26 @@ def new_state(n):
 
 
 @nb.njit(inline="always")
-def unmanaged_state(st):
+def unmanaged_state_nb(st):
     """The same state as refcount-free views (see sim.core.nrt); ``st`` must outlive it."""
-    return St(unmanaged(st.alive), unmanaged(st.out_how), unmanaged(st.out_day), unmanaged(st.revived),
-              unmanaged(st.claim_role), unmanaged(st.claim_res), unmanaged(st.know), unmanaged(st.mem),
-              unmanaged(st.info), unmanaged(st.votes), unmanaged(st.hati_last), unmanaged(st.pal_last),
-              unmanaged(st.role_of), unmanaged(st.masks))
+    return St(unmanaged_nb(st.alive), unmanaged_nb(st.out_how), unmanaged_nb(st.out_day), unmanaged_nb(st.revived),
+              unmanaged_nb(st.claim_role), unmanaged_nb(st.claim_res), unmanaged_nb(st.know), unmanaged_nb(st.mem),
+              unmanaged_nb(st.info), unmanaged_nb(st.votes), unmanaged_nb(st.hati_last), unmanaged_nb(st.pal_last),
+              unmanaged_nb(st.role_of), unmanaged_nb(st.masks))
 
 
 @nb.njit
-def keep_alive(a, b):
+def keep_alive_nb(a, b):
     return a.shape[0] + b.shape[0]
 
 
 @nb.njit(inline="always")
-def unmanaged_rules(R):
-    return RolesNB(unmanaged(R.table), unmanaged(R.var), unmanaged(R.seats))
+def unmanaged_rules_nb(R):
+    return RolesNB(unmanaged_nb(R.table), unmanaged_nb(R.var), unmanaged_nb(R.seats))
 
 
 @nb.njit(inline="always")
-def view_of(st, R, actor):
+def view_of_nb(st, R, actor):
     st.info[I.ACTOR] = actor
     st.info[I.MY_ROLE] = st.role_of[actor]
     return View(R, st.info, st.alive, st.out_how, st.out_day, st.revived, st.claim_role, st.claim_res,
@@ -96,7 +96,7 @@ def view_of(st, R, actor):
 
 
 @nb.njit
-def setup_game(st, R, rng):
+def setup_game_nb(st, R, rng):
     """Deal the roles (uniform shuffle of the composition) and reset the game state."""
     n = R.seats.shape[0]
     t = R.table
@@ -104,7 +104,7 @@ def setup_game(st, R, rng):
     for i in range(n):
         role_of[i] = R.seats[i]
     for i in range(n - 1, 0, -1):  # Fisher-Yates
-        j = randint(rng, i + 1)
+        j = randint_nb(rng, i + 1)
         tmp = role_of[i]
         role_of[i] = role_of[j]
         role_of[j] = tmp
@@ -180,52 +180,52 @@ def setup_game(st, R, rng):
 
 
 @nb.njit(inline="always")
-def winner(alive, masks, var):
+def winner_nb(alive, masks, var):
     """R-7, village first: 1 village, 2 wolves, 0 nobody yet."""
-    w = popcount(alive & masks[M_CWOLF])
+    w = popcount_nb(alive & masks[M_CWOLF])
     if w == 0:
         return W.VILLAGE
-    v = popcount(alive & masks[M_CVILL])
+    v = popcount_nb(alive & masks[M_CVILL])
     if var[V.END_NO_VILLAGERS] == 1:
         return W.WOLVES if v == 0 else W.NONE
     return W.WOLVES if v <= w else W.NONE
 
 
 @nb.njit
-def leave(alive_a, out_how, out_day, role_of, masks, table, rng, mask, how, day):
+def leave_nb(alive_a, out_how, out_day, role_of, masks, table, rng, mask, how, day):
     """Participants in mask leave; fenrir's drag is part of the same event (Q-3)."""
     alive = alive_a[0]
     m = mask & alive
     alive &= ~m
     t = m
     while t:
-        p = lowest(t)
+        p = lowest_nb(t)
         t &= t - U1
         out_how[p] = how
         out_day[p] = day
     dr = m & masks[M_DRAG]
     while dr:
-        p = lowest(dr)
+        p = lowest_nb(dr)
         dr &= dr - U1
         for _ in range(table[role_of[p], RF.DRAG]):
             cands = alive & masks[M_CVILL]
             if cands == 0:
                 break
-            c = choose_bit(rng, cands)
-            alive &= ~_bit(c)
+            c = choose_bit_nb(rng, cands)
+            alive &= ~_bit_nb(c)
             out_how[c] = How.DRAGGED
             out_day[c] = day
     alive_a[0] = alive
 
 
 @nb.njit(inline="always")
-def acts(alive, var, p):
+def acts_nb(alive, var, p):
     """Whether participant p's ability works now (R-6)."""
     return (alive >> np.uint64(p)) & U1 or var[V.AFTER_ELIM] == 1
 
 
 @nb.njit(inline="always")
-def has(mask, p):
+def has_nb(mask, p):
     return (mask >> np.uint64(p)) & U1 != 0
 
 
@@ -234,12 +234,12 @@ HOOKS = ("v_vote", "v_divine", "v_protect", "v_witch", "v_speak", "w_vote", "w_m
 
 # The template's hooks are bound to real strategies by sim.core.kernels.specialize.
 @kernel_template(hooks=HOOKS)
-def play_chunk(key, start, count, R, out):
+def play_chunk_nb(key, start, count, R, out):
     """Template: games [start, start+count) with the bound strategy hooks."""
     n = R.seats.shape[0]
-    owned = new_state(n)  # keeps the memory alive for the unmanaged views below
-    st = unmanaged_state(owned)
-    R = unmanaged_rules(R)
+    owned = new_state_nb(n)  # keeps the memory alive for the unmanaged views below
+    st = unmanaged_state_nb(owned)
+    R = unmanaged_rules_nb(R)
     # Unpack once: each tuple-field access in the loop would cost atomic refcounts.
     alive_a = st.alive
     out_how = st.out_how
@@ -261,8 +261,8 @@ def play_chunk(key, start, count, R, out):
     max_days = var[V.MAX_DAYS]
     rule = var[V.VOTE_RULE]
     for g in range(start, start + count):
-        seed_stream(rng, key, g)
-        setup_game(st, R, rng)
+        seed_stream_nb(rng, key, g)
+        setup_game_nb(st, R, rng)
         wt = masks[M_WOLFTEAM]
         win = W.NONE
         ev = Ev.MAX_DAYS
@@ -281,45 +281,45 @@ def play_chunk(key, start, count, R, out):
                 marked = np.uint64(0)
                 hs = masks[M_HATI]
                 while hs:
-                    h = lowest(hs)
+                    h = lowest_nb(hs)
                     hs &= hs - U1
-                    if not acts(alive_a[0], var, h):
+                    if not acts_nb(alive_a[0], var, h):
                         hati_last[h] = -1
                         continue
                     info[I.HATI_LAST] = hati_last[h]
-                    m = w_mark(rng, view_of(st, R, h))
+                    m = w_mark(rng, view_of_nb(st, R, h))
                     if m >= 0:
-                        if m >= n or m == h or m == hati_last[h] or not has(alive_a[0], m):
+                        if m >= n or m == h or m == hati_last[h] or not has_nb(alive_a[0], m):
                             raise ValueError("hati: illegal mark")
-                        marked |= _bit(m)
+                        marked |= _bit_nb(m)
                     hati_last[h] = m
                 ss = masks[M_SEER]
                 while ss:
-                    s = lowest(ss)
+                    s = lowest_nb(ss)
                     ss &= ss - U1
-                    if not acts(alive_a[0], var, s):
+                    if not acts_nb(alive_a[0], var, s):
                         continue
-                    t = v_divine(rng, view_of(st, R, s))
+                    t = v_divine(rng, view_of_nb(st, R, s))
                     if t >= 0:
-                        if t >= n or t == s or not has(alive_a[0], t):
+                        if t >= n or t == s or not has_nb(alive_a[0], t):
                             raise ValueError("seer: illegal divination")
-                        know[s, t] = 1 if has(marked | masks[M_SEERWOLF], t) else 0
+                        know[s, t] = 1 if has_nb(marked | masks[M_SEERWOLF], t) else 0
                 ms = masks[M_MEDIUM]
                 while ms:
-                    md = lowest(ms)
+                    md = lowest_nb(ms)
                     ms &= ms - U1
-                    if not acts(alive_a[0], var, md):
+                    if not acts_nb(alive_a[0], var, md):
                         continue
                     y = voted_yday
                     while y:
-                        p = lowest(y)
+                        p = lowest_nb(y)
                         y &= y - U1
-                        know[md, p] = 1 if has(masks[M_MEDWOLF], p) else 0
+                        know[md, p] = 1 if has_nb(masks[M_MEDWOLF], p) else 0
                 # public claims
                 for p in range(n):
-                    if has(alive_a[0], p):
-                        vw = view_of(st, R, p)
-                        c = w_speak(rng, vw) if has(wt, p) else v_speak(rng, vw)
+                    if has_nb(alive_a[0], p):
+                        vw = view_of_nb(st, R, p)
+                        c = w_speak(rng, vw) if has_nb(wt, p) else v_speak(rng, vw)
                         if c >= 0:
                             if (c >> 1) >= n:
                                 raise ValueError("speak: bad claim")
@@ -329,7 +329,7 @@ def play_chunk(key, start, count, R, out):
                 out_now = np.uint64(0)
                 alive = alive_a[0]
                 if rule == VR.RANDOM_LYNCH:
-                    out_now = _bit(choose_bit(rng, alive))
+                    out_now = _bit_nb(choose_bit_nb(rng, alive))
                 else:
                     cands = alive
                     runoffs = 0
@@ -337,10 +337,10 @@ def play_chunk(key, start, count, R, out):
                         for p in range(n):
                             votes[p] = 0
                         for p in range(n):
-                            if has(alive, p):
-                                vw = view_of(st, R, p)
-                                t = w_vote(rng, vw, cands) if has(wt, p) else v_vote(rng, vw, cands)
-                                if t < 0 or t >= n or not has(cands, t):
+                            if has_nb(alive, p):
+                                vw = view_of_nb(st, R, p)
+                                t = w_vote(rng, vw, cands) if has_nb(wt, p) else v_vote(rng, vw, cands)
+                                if t < 0 or t >= n or not has_nb(cands, t):
                                     raise ValueError("vote: not a candidate")
                                 votes[t] += 1
                         best = 0
@@ -348,12 +348,12 @@ def play_chunk(key, start, count, R, out):
                         for p in range(n):
                             if votes[p] > best:
                                 best = votes[p]
-                                top = _bit(p)
+                                top = _bit_nb(p)
                             elif votes[p] == best and best > 0:
-                                top |= _bit(p)
-                        k = popcount(top)
+                                top |= _bit_nb(p)
+                        k = popcount_nb(top)
                         if rule == VR.PLURALITY:
-                            out_now = top if k == 1 else _bit(choose_bit(rng, top))
+                            out_now = top if k == 1 else _bit_nb(choose_bit_nb(rng, top))
                             break
                         if k <= 2:
                             out_now = top
@@ -368,35 +368,35 @@ def play_chunk(key, start, count, R, out):
                     info[I.RUNOFF] = 0
                 voted_yday = out_now
                 if out_now:
-                    leave(alive_a, out_how, out_day, role_of, masks, table, rng, out_now, How.VOTED, day)
-                    win = winner(alive_a[0], masks, var)
+                    leave_nb(alive_a, out_how, out_day, role_of, masks, table, rng, out_now, How.VOTED, day)
+                    win = winner_nb(alive_a[0], masks, var)
                     if win != W.NONE:
                         ev = Ev.VOTE
                         break
                 # ---- after the vote: the witch ----
                 ws = masks[M_WITCH]
                 while ws and win == W.NONE:
-                    wi = lowest(ws)
+                    wi = lowest_nb(ws)
                     ws &= ws - U1
-                    if not acts(alive_a[0], var, wi):
+                    if not acts_nb(alive_a[0], var, wi):
                         continue
-                    code = v_witch(rng, view_of(st, R, wi))
+                    code = v_witch(rng, view_of_nb(st, R, wi))
                     act = code // WITCH_BASE
                     t = code % WITCH_BASE
                     if act == WITCH_ELIMINATE:
-                        if t >= n or t == wi or not has(alive_a[0], t):
+                        if t >= n or t == wi or not has_nb(alive_a[0], t):
                             raise ValueError("witch: can only eliminate a living other")
-                        leave(alive_a, out_how, out_day, role_of, masks, table, rng, _bit(t), How.WITCH, day)
-                        win = winner(alive_a[0], masks, var)
+                        leave_nb(alive_a, out_how, out_day, role_of, masks, table, rng, _bit_nb(t), How.WITCH, day)
+                        win = winner_nb(alive_a[0], masks, var)
                         if win != W.NONE:
                             ev = Ev.WITCH
                     elif act == WITCH_REVIVE:
-                        if t >= n or t == wi or has(alive_a[0], t):
+                        if t >= n or t == wi or has_nb(alive_a[0], t):
                             raise ValueError("witch: can only revive an out participant")
-                        alive_a[0] |= _bit(t)
+                        alive_a[0] |= _bit_nb(t)
                         out_how[t] = How.ALIVE
                         revived[t] += 1
-                        win = winner(alive_a[0], masks, var)
+                        win = winner_nb(alive_a[0], masks, var)
                         if win != W.NONE:
                             ev = Ev.REVIVE
                 if win != W.NONE:
@@ -406,15 +406,15 @@ def play_chunk(key, start, count, R, out):
             protected = np.uint64(0)
             ps = masks[M_PALADIN]
             while ps:
-                pl = lowest(ps)
+                pl = lowest_nb(ps)
                 ps &= ps - U1
-                if not acts(alive_a[0], var, pl):
+                if not acts_nb(alive_a[0], var, pl):
                     pal_last[pl] = 0
                     continue
                 info[I.PALADIN_LAST] = pal_last[pl]
-                m = v_protect(rng, view_of(st, R, pl))
-                if (m & ~(alive_a[0] & ~_bit(pl))) or popcount(m) > table[role_of[pl], RF.PROTECT] \
-                        or (popcount(m) >= 2 and np.int64(m) == pal_last[pl]):
+                m = v_protect(rng, view_of_nb(st, R, pl))
+                if (m & ~(alive_a[0] & ~_bit_nb(pl))) or popcount_nb(m) > table[role_of[pl], RF.PROTECT] \
+                        or (popcount_nb(m) >= 2 and np.int64(m) == pal_last[pl]):
                     raise ValueError("paladin: illegal protection")
                 protected |= m
                 pal_last[pl] = np.int64(m)
@@ -422,13 +422,13 @@ def play_chunk(key, start, count, R, out):
             if attackers:
                 cands = alive_a[0] & ~wt
                 if cands:
-                    a0 = lowest(attackers)
-                    t = w_attack(rng, view_of(st, R, a0), cands)
-                    if t < 0 or t >= n or not has(cands, t):
+                    a0 = lowest_nb(attackers)
+                    t = w_attack(rng, view_of_nb(st, R, a0), cands)
+                    if t < 0 or t >= n or not has_nb(cands, t):
                         raise ValueError("attack: not a candidate")
-                    if not (protected & _bit(t)):
-                        leave(alive_a, out_how, out_day, role_of, masks, table, rng, _bit(t), How.ATTACKED, day)
-                        win = winner(alive_a[0], masks, var)
+                    if not (protected & _bit_nb(t)):
+                        leave_nb(alive_a, out_how, out_day, role_of, masks, table, rng, _bit_nb(t), How.ATTACKED, day)
+                        win = winner_nb(alive_a[0], masks, var)
                         if win != W.NONE:
                             ev = Ev.ATTACK
         # ---- tally ----
@@ -447,16 +447,16 @@ def play_chunk(key, start, count, R, out):
         for p in range(n):
             r = role_of[p]
             out.role_games[r] += 1
-            if has(alive, p):
+            if has_nb(alive, p):
                 out.role_survived[r] += 1
             else:
                 out.role_out[r, out_how[p]] += 1
     # Numba frees a variable after its last use: keep the owners of the views alive to here.
-    keep_alive(owned.alive, owned.mem)
+    keep_alive_nb(owned.alive, owned.mem)
 
 
 def chunk_kernel(village, wolves):
     """The compiled (disk-cached) chunk kernel for a village and a wolf strategy family."""
     hooks = {f"v_{k}": getattr(village, k) for k in ("vote", "divine", "protect", "witch", "speak")}
     hooks.update({f"w_{k}": getattr(wolves, k) for k in ("vote", "mark", "attack", "speak")})
-    return specialize(play_chunk, hooks)
+    return specialize(play_chunk_nb, hooks)

@@ -38,7 +38,7 @@ from strategies.looper import scriptwriter as _w
 class PlayerStrategy:
     name: str
     move: Any
-    name_key: Any = _p.random_name
+    name_key: Any = _p.random_name_nb
     oracle: bool = False
     doc: str = ""
 
@@ -69,13 +69,13 @@ def _wrap_writer(obj, spec):
 PLAYERS: Registry[PlayerStrategy] = Registry("player strategy", _wrap_player)
 SCRIPTWRITERS: Registry[ScriptwriterStrategy] = Registry("scriptwriter strategy", _wrap_writer)
 
-PLAYERS.register("random", PlayerStrategy("random", _p.random_move, _p.random_name,
+PLAYERS.register("random", PlayerStrategy("random", _p.random_move_nb, _p.random_name_nb,
                                           doc="moves random living characters to random places"))
-PLAYERS.register("cautious", PlayerStrategy("cautious", _p.cautious_move, _p.random_name,
+PLAYERS.register("cautious", PlayerStrategy("cautious", _p.cautious_move_nb, _p.random_name_nb,
                                             doc="moves the protagonist, then anyone, out of visibly deadly places"))
-PLAYERS.register("deducer", PlayerStrategy("deducer", _p.deducer_move, _p.deducer_name,
+PLAYERS.register("deducer", PlayerStrategy("deducer", _p.deducer_move_nb, _p.deducer_name_nb,
                                            doc="narrows the key person down from earlier loops and protects the candidates"))
-SCRIPTWRITERS.register("random", ScriptwriterStrategy("random", _w.random_setup, _w.random_choose,
+SCRIPTWRITERS.register("random", ScriptwriterStrategy("random", _w.random_setup_nb, _w.random_choose_nb,
                                                       doc="uniform key person, moves and choices"))
 
 
@@ -86,5 +86,5 @@ def _adversarial_prepare(roster, rng):
 
 
 SCRIPTWRITERS.register("adversarial", ScriptwriterStrategy(
-    "adversarial", _w.pool_setup, _w.adversarial_choose, _adversarial_prepare,
+    "adversarial", _w.pool_setup_nb, _w.adversarial_choose_nb, _adversarial_prepare,
     doc="searches setups that kill the key person early; kills the key person or protagonist when it can"))

@@ -4,7 +4,7 @@ Proposals favour traps: the key person and up to two more characters are moved
 permanently into one location (a scriptwriter-moved character cannot be moved by the
 player, R-6), guest moves often join them. Each proposal is scored by the player win
 rate of short games against the given players (the registry passes the random and the
-cautious ones); the best ``keep`` form the pool that ``pool_setup`` draws from, so the
+cautious ones); the best ``keep`` form the pool that ``pool_setup_nb`` draws from, so the
 player cannot learn one fixed setup.
 """
 from __future__ import annotations
@@ -47,7 +47,7 @@ def score_setups(roster, setups: np.ndarray, key: np.ndarray, trials: int, playe
     """Player wins against each setup row (``trials`` games per player, adversarial choices)."""
     R = roster.nb
     wins = np.zeros(len(setups), np.int64)
-    kernels = [chunk_kernel(p.move, p.name_key, _w.pool_setup, _w.adversarial_choose) for p in players]
+    kernels = [chunk_kernel(p.move, p.name_key, _w.pool_setup_nb, _w.adversarial_choose_nb) for p in players]
     for r in range(len(setups)):
         params = np.ascontiguousarray(setups[r: r + 1])
         for kernel in kernels:

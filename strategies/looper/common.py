@@ -6,10 +6,10 @@ announcements), so strategies built on it are honest, not oracles.
 import numba as nb
 import numpy as np
 
-from sim.core.bits import lowest, popcount
-from sim.core.rng import randint
+from sim.core.bits import lowest_nb, popcount_nb
+from sim.core.rng import randint_nb
 from sim.looper.enums import F, I, Kind
-from sim.looper.nb import S_DEAD, day_start_nb
+from sim.looper.day_nb import S_DEAD, day_start_nb
 
 U1 = np.uint64(1)
 # mem slots used by these helpers (strategies own the others)
@@ -20,7 +20,7 @@ MEM_GUEST = 32    # MEM_GUEST + 2k, +2k+1: guest move k seen in an announcement 
 
 
 @nb.njit
-def at_risk(pos, alive, rules, buf):
+def at_risk_nb(pos, alive, rules, buf):
     """Characters that a day on ``pos`` would kill or could kill (any choice candidate)."""
     nreq = day_start_nb(pos, alive, rules, buf)
     risk = buf.st[S_DEAD]
@@ -30,7 +30,7 @@ def at_risk(pos, alive, rules, buf):
 
 
 @nb.njit
-def believed_layout(view, mem, pos):
+def believed_layout_nb(view, mem, pos):
     """The layout the player believes in: the table, corrected by what deaths revealed.
 
     A character announced dead somewhere else than its table place, on a day without a
@@ -86,12 +86,12 @@ def believed_layout(view, mem, pos):
 
 
 @nb.njit
-def _risk_count(pos, alive, R, buf, protect_mask):
-    return at_risk(pos, alive, R, buf) & protect_mask & alive
+def _risk_count_nb(pos, alive, R, buf, protect_mask):
+    return at_risk_nb(pos, alive, R, buf) & protect_mask & alive
 
 
 @nb.njit
-def protect(rng, view, mem, protect_mask, out):
+def protect_nb(rng, view, mem, protect_mask, out):
     """Use the day's moves to take protected characters out of visible danger.
 
     Greedy, protagonist first (bit 0 is lowest), then the others in random order. For
@@ -105,8 +105,8 @@ def protect(rng, view, mem, protect_mask, out):
     mpd = R.info[I.MOVES]
     alive = view.known[0]
     pos = np.empty(n, np.int64)
-    believed_layout(view, mem, pos)
-    risk = _risk_count(pos, alive, R, view.buf, protect_mask)
+    believed_layout_nb(view, mem, pos)
+    risk = _risk_count_nb(pos, alive, R, view.buf, protect_mask)
     k = 0
     tried = np.uint64(0)
     moved = np.uint64(0)
@@ -115,13 +115,13 @@ def protect(rng, view, mem, protect_mask, out):
         if todo & U1:
             c = 0
         else:
-            j = randint(rng, popcount(todo))
+            j = randint_nb(rng, popcount_nb(todo))
             t = todo
             for _ in range(j):
                 t &= t - U1
-            c = lowest(t)
+            c = lowest_nb(t)
         tried |= U1 << np.uint64(c)
-        best = popcount(risk)
+        best = popcount_nb(risk)
         best_x = -1
         best_l = -1
         movers = np.uint64(0)
@@ -132,10 +132,10 @@ def protect(rng, view, mem, protect_mask, out):
         gk = R.guest_day[view.info[I.DAY]]
         if gk >= 0 and mem[MEM_GUEST + 2 * gk] > 0:
             movers &= ~(U1 << np.uint64(mem[MEM_GUEST + 2 * gk] - 1))  # today's guest
-        off = randint(rng, L)
+        off = randint_nb(rng, L)
         m = movers
         while m:
-            x = lowest(m)
+            x = lowest_nb(m)
             m &= m - U1
             old = pos[x]
             for s in range(L):
@@ -143,9 +143,9 @@ def protect(rng, view, mem, protect_mask, out):
                 if l == old:
                     continue
                 pos[x] = l
-                r2 = _risk_count(pos, alive, R, view.buf, protect_mask)
-                if popcount(r2) < best:
-                    best = popcount(r2)
+                r2 = _risk_count_nb(pos, alive, R, view.buf, protect_mask)
+                if popcount_nb(r2) < best:
+                    best = popcount_nb(r2)
                     best_x = x
                     best_l = l
             pos[x] = old
@@ -155,6 +155,6 @@ def protect(rng, view, mem, protect_mask, out):
             out[k, 0] = best_x
             out[k, 1] = best_l
             k += 1
-            risk = _risk_count(pos, alive, R, view.buf, protect_mask)
+            risk = _risk_count_nb(pos, alive, R, view.buf, protect_mask)
             tried = np.uint64(0)  # the layout changed: everyone at risk is worth a new try
     return k

@@ -2,42 +2,42 @@
 import numba as nb
 import numpy as np
 
-from sim.core.rng import choose_bit, randint
+from sim.core.rng import choose_bit_nb, randint_nb
 from sim.looper.enums import I
-from strategies.looper.common import protect
+from strategies.looper.common import protect_nb
 
 U1 = np.uint64(1)
 
 
 @nb.njit
-def random_move(rng, view, mem, out):
+def random_move_nb(rng, view, mem, out):
     """Up to the daily limit of distinct living characters, each to a uniform location."""
     L = view.rules.info[I.N_LOC]
     avail = view.known[0]
     k = 0
     while k < view.rules.info[I.MOVES] and avail:
-        c = choose_bit(rng, avail)
+        c = choose_bit_nb(rng, avail)
         avail &= ~(U1 << np.uint64(c))
         out[k, 0] = c
-        out[k, 1] = randint(rng, L)
+        out[k, 1] = randint_nb(rng, L)
         k += 1
     return k
 
 
 @nb.njit
-def random_name(rng, view, mem):
+def random_name_nb(rng, view, mem):
     """R-2 variant: name a uniformly random living table character."""
-    return choose_bit(rng, view.known[0] & ~U1)
+    return choose_bit_nb(rng, view.known[0] & ~U1)
 
 
 @nb.njit
-def cautious_move(rng, view, mem, out):
+def cautious_move_nb(rng, view, mem, out):
     """Protect the protagonist, then any living character (every one may be the key person)."""
-    return protect(rng, view, mem, view.known[0], out)
+    return protect_nb(rng, view, mem, view.known[0], out)
 
 
 @nb.njit
-def _candidates(view, mem):
+def _candidates_nb(view, mem):
     """Key-person candidates consistent with the announcements of finished loops.
 
     mem[0]: candidate mask + 1 (0 = not started); mem[1]: loops already digested.
@@ -79,15 +79,15 @@ def _candidates(view, mem):
 
 
 @nb.njit
-def deducer_move(rng, view, mem, out):
+def deducer_move_nb(rng, view, mem, out):
     """Protect the protagonist and the key-person candidates left by earlier loops."""
-    cand = _candidates(view, mem)
-    return protect(rng, view, mem, U1 | (cand & view.known[0]), out)
+    cand = _candidates_nb(view, mem)
+    return protect_nb(rng, view, mem, U1 | (cand & view.known[0]), out)
 
 
 @nb.njit
-def deducer_name(rng, view, mem):
-    cand = _candidates(view, mem) & view.known[0]
+def deducer_name_nb(rng, view, mem):
+    cand = _candidates_nb(view, mem) & view.known[0]
     if cand:
-        return choose_bit(rng, cand)
-    return choose_bit(rng, view.known[0] & ~U1)
+        return choose_bit_nb(rng, cand)
+    return choose_bit_nb(rng, view.known[0] & ~U1)

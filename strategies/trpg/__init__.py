@@ -19,11 +19,11 @@ from __future__ import annotations
 from sim.core.plugins import Registry
 from sim.errors import SimInputError
 from sim.trpg.enums import REACTIONS, TARGETS
-from strategies.trpg.builtin import builtin_reaction, builtin_target
+from strategies.trpg.builtin import builtin_reaction_nb, builtin_target_nb
 
 __all__ = ["BUILTIN", "PLUGINS", "REACTIONS", "TARGETS", "load_plugin"]
 
-BUILTIN = {"target": builtin_target, "reaction": builtin_reaction}
+BUILTIN = {"target": builtin_target_nb, "reaction": builtin_reaction_nb}
 
 
 def _njit_only(obj, spec: str):

@@ -21,11 +21,11 @@ from strategies.werewolf import claims as _c
 @dataclass(frozen=True)
 class VillageStrategy:
     name: str
-    vote: Any = _b.random_vote
-    divine: Any = _b.random_divine
-    protect: Any = _b.random_protect
-    witch: Any = _b.random_witch
-    speak: Any = _b.silent
+    vote: Any = _b.random_vote_nb
+    divine: Any = _b.random_divine_nb
+    protect: Any = _b.random_protect_nb
+    witch: Any = _b.random_witch_nb
+    speak: Any = _b.silent_nb
     oracle: bool = False
     doc: str = ""
 
@@ -33,10 +33,10 @@ class VillageStrategy:
 @dataclass(frozen=True)
 class WolfStrategy:
     name: str
-    vote: Any = _b.random_vote
-    mark: Any = _b.random_mark
-    attack: Any = _b.random_attack
-    speak: Any = _b.silent
+    vote: Any = _b.random_vote_nb
+    mark: Any = _b.random_mark_nb
+    attack: Any = _b.random_attack_nb
+    speak: Any = _b.silent_nb
     oracle: bool = False
     doc: str = ""
 
@@ -56,9 +56,9 @@ WOLVES: Registry[WolfStrategy] = Registry("wolf strategy", _wrap(WolfStrategy))
 VILLAGE.register("random", VillageStrategy("random", doc="uniform among legal choices"))
 WOLVES.register("random", WolfStrategy("random", doc="uniform among legal choices"))
 VILLAGE.register("claims", VillageStrategy(
-    "claims", vote=_c.village_vote, divine=_c.village_divine, protect=_c.village_protect,
-    witch=_c.village_witch, speak=_c.village_speak,
+    "claims", vote=_c.village_vote_nb, divine=_c.village_divine_nb, protect=_c.village_protect_nb,
+    witch=_c.village_witch_nb, speak=_c.village_speak_nb,
     doc="seer claims and reports; votes revealed wolves; paladin guards the seer; witch acts on reports"))
 WOLVES.register("claims", WolfStrategy(
-    "claims", vote=_c.wolf_vote, mark=_c.wolf_mark, attack=_c.wolf_attack, speak=_c.wolf_speak,
+    "claims", vote=_c.wolf_vote_nb, mark=_c.wolf_mark_nb, attack=_c.wolf_attack_nb, speak=_c.wolf_speak_nb,
     doc="attack claimed seers; accomplice fake-claims; hati frames the most trusted"))

@@ -2,93 +2,93 @@
 import numba as nb
 import numpy as np
 
-from sim.core.bits import lowest, popcount
-from sim.core.rng import choose_bit, randint
+from sim.core.bits import lowest_nb, popcount_nb
+from sim.core.rng import choose_bit_nb, randint_nb
 from sim.werewolf.enums import WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_REVIVE, I, RF
 
 U1 = np.uint64(1)
 
 
 @nb.njit
-def others_alive(view):
+def others_alive_nb(view):
     return view.alive[0] & ~(U1 << np.uint64(view.info[I.ACTOR]))
 
 
 @nb.njit
-def random_vote(rng, view, cands):
-    return choose_bit(rng, cands)
+def random_vote_nb(rng, view, cands):
+    return choose_bit_nb(rng, cands)
 
 
 @nb.njit
-def random_divine(rng, view):
-    m = others_alive(view)
-    return choose_bit(rng, m) if m else -1
+def random_divine_nb(rng, view):
+    m = others_alive_nb(view)
+    return choose_bit_nb(rng, m) if m else -1
 
 
 @nb.njit
-def random_mark(rng, view):
-    m = others_alive(view)
+def random_mark_nb(rng, view):
+    m = others_alive_nb(view)
     last = view.info[I.HATI_LAST]
     if last >= 0:
         m &= ~(U1 << np.uint64(last))
-    return choose_bit(rng, m) if m else -1
+    return choose_bit_nb(rng, m) if m else -1
 
 
 @nb.njit
-def random_subset(rng, avail, k):
+def random_subset_nb(rng, avail, k):
     m = np.uint64(0)
     for _ in range(k):
         if avail == 0:
             break
-        c = choose_bit(rng, avail)
+        c = choose_bit_nb(rng, avail)
         avail &= ~(U1 << np.uint64(c))
         m |= U1 << np.uint64(c)
     return m
 
 
 @nb.njit
-def random_protect(rng, view):
+def random_protect_nb(rng, view):
     """A uniformly random set of protect_count others, never last night's set (Q-1)."""
-    avail = others_alive(view)
-    k = min(view.rules.table[view.info[I.MY_ROLE], RF.PROTECT], popcount(avail))
+    avail = others_alive_nb(view)
+    k = min(view.rules.table[view.info[I.MY_ROLE], RF.PROTECT], popcount_nb(avail))
     last = np.uint64(view.info[I.PALADIN_LAST])
-    if k >= 2 and k == popcount(avail) and avail == last:
+    if k >= 2 and k == popcount_nb(avail) and avail == last:
         k -= 1  # the only full set is last night's: protect one fewer
     while True:
-        m = random_subset(rng, avail, k)
+        m = random_subset_nb(rng, avail, k)
         if m != last or k < 2:  # the rule forbids repeating a set of two or more (Q-1)
             return m
 
 
 @nb.njit
-def random_witch(rng, view):
+def random_witch_nb(rng, view):
     """Pass, eliminate a living other or revive an out other, uniformly over these options."""
     me = view.info[I.ACTOR]
     n = view.info[I.N]
     full = (U1 << np.uint64(n)) - U1
-    alive = others_alive(view)
+    alive = others_alive_nb(view)
     dead = full & ~view.alive[0] & ~(U1 << np.uint64(me))
-    k = randint(rng, 1 + popcount(alive) + popcount(dead))
+    k = randint_nb(rng, 1 + popcount_nb(alive) + popcount_nb(dead))
     if k == 0:
         return WITCH_PASS * WITCH_BASE
     k -= 1
-    if k < popcount(alive):
+    if k < popcount_nb(alive):
         m = alive
         for _ in range(k):
             m &= m - U1
-        return WITCH_ELIMINATE * WITCH_BASE + lowest(m)
-    k -= popcount(alive)
+        return WITCH_ELIMINATE * WITCH_BASE + lowest_nb(m)
+    k -= popcount_nb(alive)
     m = dead
     for _ in range(k):
         m &= m - U1
-    return WITCH_REVIVE * WITCH_BASE + lowest(m)
+    return WITCH_REVIVE * WITCH_BASE + lowest_nb(m)
 
 
 @nb.njit
-def random_attack(rng, view, cands):
-    return choose_bit(rng, cands)
+def random_attack_nb(rng, view, cands):
+    return choose_bit_nb(rng, cands)
 
 
 @nb.njit
-def silent(rng, view):
+def silent_nb(rng, view):
     return -1

@@ -11,22 +11,22 @@ participant; wolves vote for reported-village participants, else anyone outside 
 import numba as nb
 import numpy as np
 
-from sim.core.bits import popcount
-from sim.core.rng import choose_bit
+from sim.core.bits import popcount_nb
+from sim.core.rng import choose_bit_nb
 from sim.werewolf.enums import CLAIM_SEER, WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_REVIVE, Ab, I, RF
-from strategies.werewolf.basic import others_alive, random_protect, random_subset
+from strategies.werewolf.basic import others_alive_nb, random_protect_nb, random_subset_nb
 
 U1 = np.uint64(1)
 MEM_LAST_DIVINED = 0  # last divination target + 1
 
 
 @nb.njit
-def _my_ability(view):
+def _my_ability_nb(view):
     return view.rules.table[view.info[I.MY_ROLE], RF.ABILITY]
 
 
 @nb.njit
-def _reported(view, read):
+def _reported_nb(view, read):
     """Participants that some living claimer reported as ``read`` (1 wolf, 0 village)."""
     n = view.info[I.N]
     m = np.uint64(0)
@@ -39,7 +39,7 @@ def _reported(view, read):
 
 
 @nb.njit
-def _claimers(view):
+def _claimers_nb(view):
     n = view.info[I.N]
     m = np.uint64(0)
     for c in range(n):
@@ -49,7 +49,7 @@ def _claimers(view):
 
 
 @nb.njit
-def _known(view, read):
+def _known_nb(view, read):
     n = view.info[I.N]
     m = np.uint64(0)
     for t in range(n):
@@ -59,100 +59,100 @@ def _known(view, read):
 
 
 @nb.njit
-def _pick(rng, prefer, cands, me):
+def _pick_nb(rng, prefer, cands, me):
     m = prefer & cands & ~(U1 << np.uint64(me))
     if m:
-        return choose_bit(rng, m)
+        return choose_bit_nb(rng, m)
     m = cands & ~(U1 << np.uint64(me))
-    return choose_bit(rng, m if m else cands)
+    return choose_bit_nb(rng, m if m else cands)
 
 
 @nb.njit
-def village_vote(rng, view, cands):
+def village_vote_nb(rng, view, cands):
     me = view.info[I.ACTOR]
-    if _my_ability(view) == Ab.DIVINE:
-        wolves = _known(view, 1) & ~(U1 << np.uint64(me))
+    if _my_ability_nb(view) == Ab.DIVINE:
+        wolves = _known_nb(view, 1) & ~(U1 << np.uint64(me))
         if wolves & cands:
-            return choose_bit(rng, wolves & cands)
-        return _pick(rng, ~_known(view, 0), cands, me)
-    wolves = _reported(view, 1)
+            return choose_bit_nb(rng, wolves & cands)
+        return _pick_nb(rng, ~_known_nb(view, 0), cands, me)
+    wolves = _reported_nb(view, 1)
     if wolves & cands & ~(U1 << np.uint64(me)):
-        return _pick(rng, wolves, cands, me)
-    cleared = _reported(view, 0) | _claimers(view) | _known(view, 0)
-    return _pick(rng, ~cleared, cands, me)
+        return _pick_nb(rng, wolves, cands, me)
+    cleared = _reported_nb(view, 0) | _claimers_nb(view) | _known_nb(view, 0)
+    return _pick_nb(rng, ~cleared, cands, me)
 
 
 @nb.njit
-def village_divine(rng, view):
-    m = others_alive(view) & ~_known(view, 0) & ~_known(view, 1)
+def village_divine_nb(rng, view):
+    m = others_alive_nb(view) & ~_known_nb(view, 0) & ~_known_nb(view, 1)
     if not m:
-        m = others_alive(view)
+        m = others_alive_nb(view)
     if not m:
         return -1
-    t = choose_bit(rng, m)
+    t = choose_bit_nb(rng, m)
     view.mem[MEM_LAST_DIVINED] = t + 1
     return t
 
 
 @nb.njit
-def village_speak(rng, view):
-    if _my_ability(view) != Ab.DIVINE or view.mem[MEM_LAST_DIVINED] == 0:
+def village_speak_nb(rng, view):
+    if _my_ability_nb(view) != Ab.DIVINE or view.mem[MEM_LAST_DIVINED] == 0:
         return -1
     t = view.mem[MEM_LAST_DIVINED] - 1
     return t * 2 + view.know[t]
 
 
 @nb.njit
-def village_protect(rng, view):
-    avail = others_alive(view)
-    k = min(view.rules.table[view.info[I.MY_ROLE], RF.PROTECT], popcount(avail))
+def village_protect_nb(rng, view):
+    avail = others_alive_nb(view)
+    k = min(view.rules.table[view.info[I.MY_ROLE], RF.PROTECT], popcount_nb(avail))
     last = np.uint64(view.info[I.PALADIN_LAST])
-    m = _claimers(view) & avail
-    while popcount(m) > k:
+    m = _claimers_nb(view) & avail
+    while popcount_nb(m) > k:
         m &= m - U1
-    m |= random_subset(rng, avail & ~m, k - popcount(m))
-    if m == last and popcount(m) >= 2:
-        return random_protect(rng, view)
+    m |= random_subset_nb(rng, avail & ~m, k - popcount_nb(m))
+    if m == last and popcount_nb(m) >= 2:
+        return random_protect_nb(rng, view)
     return m
 
 
 @nb.njit
-def village_witch(rng, view):
+def village_witch_nb(rng, view):
     me = view.info[I.ACTOR]
-    wolves = (_reported(view, 1) | _known(view, 1)) & others_alive(view)
+    wolves = (_reported_nb(view, 1) | _known_nb(view, 1)) & others_alive_nb(view)
     if wolves:
-        return WITCH_ELIMINATE * WITCH_BASE + choose_bit(rng, wolves)
+        return WITCH_ELIMINATE * WITCH_BASE + choose_bit_nb(rng, wolves)
     n = view.info[I.N]
     full = (U1 << np.uint64(n)) - U1
-    dead_claimers = _claimers(view) & full & ~view.alive[0] & ~(U1 << np.uint64(me))
+    dead_claimers = _claimers_nb(view) & full & ~view.alive[0] & ~(U1 << np.uint64(me))
     if dead_claimers:
-        return WITCH_REVIVE * WITCH_BASE + choose_bit(rng, dead_claimers)
+        return WITCH_REVIVE * WITCH_BASE + choose_bit_nb(rng, dead_claimers)
     return WITCH_PASS * WITCH_BASE
 
 
 @nb.njit
-def wolf_vote(rng, view, cands):
+def wolf_vote_nb(rng, view, cands):
     me = view.info[I.ACTOR]
-    team = _known(view, 1)
-    seers = _claimers(view) & ~team
+    team = _known_nb(view, 1)
+    seers = _claimers_nb(view) & ~team
     if seers & cands:
-        return choose_bit(rng, seers & cands)
-    return _pick(rng, ~team, cands, me)
+        return choose_bit_nb(rng, seers & cands)
+    return _pick_nb(rng, ~team, cands, me)
 
 
 @nb.njit
-def wolf_attack(rng, view, cands):
-    seers = _claimers(view) & cands
+def wolf_attack_nb(rng, view, cands):
+    seers = _claimers_nb(view) & cands
     if seers:
-        return choose_bit(rng, seers)
-    return choose_bit(rng, cands)
+        return choose_bit_nb(rng, seers)
+    return choose_bit_nb(rng, cands)
 
 
 @nb.njit
-def wolf_mark(rng, view):
+def wolf_mark_nb(rng, view):
     n = view.info[I.N]
     last = view.info[I.HATI_LAST]
-    avail = others_alive(view) & ~_known(view, 1)
+    avail = others_alive_nb(view) & ~_known_nb(view, 1)
     if last >= 0:
         avail &= ~(U1 << np.uint64(last))
     if not avail:
@@ -172,11 +172,11 @@ def wolf_mark(rng, view):
 
 
 @nb.njit
-def wolf_speak(rng, view):
+def wolf_speak_nb(rng, view):
     """The accomplice fake-claims seer, 'finding' a village-team participant as wolf."""
     if view.rules.table[view.info[I.MY_ROLE], RF.MADMAN] != 1:
         return -1
-    m = others_alive(view) & ~_known(view, 1)
+    m = others_alive_nb(view) & ~_known_nb(view, 1)
     if not m:
         return -1
-    return choose_bit(rng, m) * 2 + 1
+    return choose_bit_nb(rng, m) * 2 + 1

@@ -4,7 +4,7 @@ Written from the rules page (``docs/rules/looper.md``, R-1 … R-14) and the pro
 rulings (``docs/looper.md``, P-1 … P-12) only. It reads the configuration *tree*
 (``sim.looper.roster.build_config(...)``) and interprets every effect ``kind`` itself,
 with plain dicts and sets of character ids — no bitmasks and nothing from
-``sim/looper/nb.py`` or ``sim/looper/game_nb.py``'s day logic.
+``sim/looper/day_nb.py`` or ``sim/looper/game_nb.py``'s day logic.
 
 ``naive_game`` replays one whole game the way the numba game kernel schedules it (the
 same strategy functions are called in the same order on the same views, so the RNG
@@ -283,15 +283,15 @@ def naive_day(cfg: Mapping, layout: Mapping[str, str], protagonist_attrs: Iterab
 # ----------------------------------------------------------------------------- a game
 def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
                wrong_name_ends: bool | None = None) -> dict:
-    """Play game ``game_index`` of run ``key`` like ``play_chunk_nb(key, g, 1, ...)``.
+    """Play game ``game_index`` of run ``key`` like ``play_chunk(key, g, 1, ...)``.
 
     ``roster`` is a compiled :class:`sim.looper.roster.Roster` (its ``config`` tree is the
     rule book here; its ``nb`` arrays are only handed to the strategies as their view).
     """
-    from sim.core.rng import seed_stream
+    from sim.core.rng import seed_stream_nb
     from sim.looper import game_nb
     from sim.looper.game_nb import PlayerView, WriterView
-    from sim.looper.nb import day_buffers  # scratch buffers the strategies own
+    from sim.looper.day_nb import day_buffers_nb  # scratch buffers the strategies own
 
     cfg = roster.config
     rules = cfg["rules"]
@@ -326,8 +326,8 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
     wpos = np.zeros(n, np.int64)
     walive = np.zeros(1, np.uint64)
     wstress = np.zeros(n, np.int64)
-    pv = PlayerView(R, pinfo, ann, moves, loop_end, named, known, day_buffers(R))
-    wv = WriterView(R, winfo, wpos, walive, wstress, setup, day_buffers(R))
+    pv = PlayerView(R, pinfo, ann, moves, loop_end, named, known, day_buffers_nb(R))
+    wv = WriterView(R, winfo, wpos, walive, wstress, setup, day_buffers_nb(R))
     mem = np.zeros(getattr(game_nb, "MEM", 64), np.int64)  # the strategies' scratch, as the kernel sizes it
     mv = np.zeros((max(mpd, 1), 2), np.int64)
     info_ix = _info_slots()
@@ -335,7 +335,7 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
     def mask(chars) -> np.uint64:
         return np.uint64(sum(1 << idx[c] for c in chars))
 
-    seed_stream(rng, key, game_index)
+    seed_stream_nb(rng, key, game_index)
     pinfo[info_ix["LOOP"]] = pinfo[info_ix["DAY"]] = 0
     pinfo[info_ix["KEY"]] = -1
     winfo[info_ix["LOOP"]] = winfo[info_ix["DAY"]] = 0

@@ -3,13 +3,13 @@
 Written from the rules page (``docs/rules/trpg.md``, R-1 … R-14) and the project
 rulings (``docs/trpg.md``, T-1 … T-6) only. It reads the merged configuration *tree*
 (``Scenario.config``, i.e. ``sim.trpg.sheets.build_config(...)``) and keeps every
-character as a plain object with named fields — nothing from ``sim/trpg/combat_nb.py``
+character as a plain object with named fields — nothing from ``sim/trpg/game_nb.py``
 and no strategy code: the built-in target / reaction strategies are re-stated below.
 
 :func:`naive_combat` replays combat ``g`` of run ``key`` the way the engine schedules
-it: the same xoshiro stream (``seed_stream(rng, key, g)``), every 3d6 as three
-``randint(rng, 6)``, a dice expression as one ``randint`` per die (groups left to right),
-and random choices by ``choose_bit`` on the mask of candidates. Where the pages leave an
+it: the same xoshiro stream (``seed_stream_nb(rng, key, g)``), every 3d6 as three
+``randint_nb(rng, 6)``, a dice expression as one ``randint_nb`` per die (groups left to right),
+and random choices by ``choose_bit_nb`` on the mask of candidates. Where the pages leave an
 order open (which ally tries a cover, which weapon guards, how a step on the grid goes)
 the reference takes the engine's documented choice, so the streams line up draw by draw.
 
@@ -28,7 +28,7 @@ from typing import Iterable
 
 import numpy as np
 
-from sim.core.rng import choose_bit, randint, seed_stream
+from sim.core.rng import choose_bit_nb, randint_nb, seed_stream_nb
 from sim.trpg.dice import Dice, parse_dice
 
 # check outcomes
@@ -82,12 +82,12 @@ class Rng:
 
     def __init__(self, key, g: int):
         self.state = np.zeros(4, np.uint64)
-        seed_stream(self.state, key, g)
+        seed_stream_nb(self.state, key, g)
         self.draws = 0
 
     def die(self, sides: int) -> int:
         self.draws += 1
-        return int(randint(self.state, sides)) + 1
+        return int(randint_nb(self.state, sides)) + 1
 
     def three_d6(self) -> int:
         return self.die(6) + self.die(6) + self.die(6)
@@ -104,7 +104,7 @@ class Rng:
         for c in chars:
             mask |= 1 << c.idx
         self.draws += 1
-        i = int(choose_bit(self.state, np.uint64(mask)))
+        i = int(choose_bit_nb(self.state, np.uint64(mask)))
         return next(c for c in chars if c.idx == i)
 
 

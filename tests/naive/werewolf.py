@@ -8,16 +8,16 @@ and nothing of ``sim/werewolf/game_nb.py``'s game logic (only its ``View`` layou
 that the same strategy functions can be called).
 
 :func:`naive_game` replays one whole game ``g`` the way the numba kernel schedules it, so
-that the random streams line up: ``seed_stream(rng, key, g)``, the same Fisher–Yates
+that the random streams line up: ``seed_stream_nb(rng, key, g)``, the same Fisher–Yates
 deal, then the same strategy hooks on the same views in the same order, and the same
-engine draws (``choose_bit`` on the set of candidates written as a mask) for fenrir's
+engine draws (``choose_bit_nb`` on the set of candidates written as a mask) for fenrir's
 drag, ``random_lynch`` and plurality ties.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from sim.core.rng import choose_bit, randint, seed_stream
+from sim.core.rng import choose_bit_nb, randint_nb, seed_stream_nb
 from sim.werewolf.enums import CLAIM_SEER, EVENTS, HOW, N_INFO, WINNERS, WITCH_BASE, I
 from sim.werewolf.game_nb import (C_DAYS, C_DRAWS, C_GAMES, C_NOBODY_OUT, C_RUNOFFS, C_VILLAGE, C_WOLVES,
                                   MEM, N_SCALARS, View)
@@ -41,10 +41,10 @@ def _members(mask) -> set[int]:
 def _deal(setup, key, g, rng) -> list[str]:
     """Seed game g's stream and deal the roles: a uniform shuffle of the composition
     (Fisher–Yates from the last seat down, as the engine draws it)."""
-    seed_stream(rng, key, g)
+    seed_stream_nb(rng, key, g)
     seats = list(setup.seats)
     for i in range(len(seats) - 1, 0, -1):
-        j = int(randint(rng, i + 1))
+        j = int(randint_nb(rng, i + 1))
         seats[i], seats[j] = seats[j], seats[i]
     return seats
 
@@ -177,7 +177,7 @@ class Game:
                 village_team = {q for q in self.alive if not self.counts_as_wolf(q)}
                 if not village_team:
                     break  # fewer than 3 left: all of them went
-                c = int(choose_bit(self.rng, _mask(village_team)))
+                c = int(choose_bit_nb(self.rng, _mask(village_team)))
                 assert c in village_team
                 self.alive.discard(c)
                 self.status[c] = "dragged"
@@ -230,7 +230,7 @@ class Game:
     def vote(self) -> set[int]:
         """18:00: who is out (empty: nobody, R-4)."""
         if self.vote_rule == "random_lynch":
-            return {int(choose_bit(self.rng, _mask(self.alive)))}
+            return {int(choose_bit_nb(self.rng, _mask(self.alive)))}
         cands = set(self.alive)
         runoffs = 0
         while True:
@@ -246,7 +246,7 @@ class Game:
             if self.vote_rule == "plurality":
                 if len(top) == 1:
                     return top
-                return {int(choose_bit(self.rng, _mask(top)))}
+                return {int(choose_bit_nb(self.rng, _mask(top)))}
             if len(top) <= 2:  # one out, or both of a two-way tie
                 self.info[I.RUNOFF] = 0
                 return top

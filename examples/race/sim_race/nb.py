@@ -12,7 +12,7 @@ import numba as nb
 import numpy as np
 
 from sim.core.kernels import kernel_template, specialize
-from sim.core.rng import randint, seed_stream
+from sim.core.rng import randint_nb, seed_stream_nb
 from sim_race.enums import N_C, N_P, C, Dice, P, R
 
 Counts = namedtuple("Counts", "scalars players turns_hist")
@@ -31,7 +31,7 @@ def new_counts(rules: np.ndarray) -> Counts:
 @nb.njit(inline="always")
 def die_nb(rng, faces):
     """One die: a face in 1 … faces."""
-    return 1 + randint(rng, faces)
+    return 1 + randint_nb(rng, faces)
 
 
 @nb.njit(inline="always")
@@ -61,7 +61,7 @@ def play_chunk_nb(key, start, count, rules, out):
     hist = out.turns_hist
     last = hist.shape[0] - 1
     for g in range(start, start + count):
-        seed_stream(rng, key, g)
+        seed_stream_nb(rng, key, g)
         tot0 = 0
         tot1 = rules[R.HEAD_START]
         turns = 0

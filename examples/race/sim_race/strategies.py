@@ -22,7 +22,7 @@ import numba as nb
 from numba.core.dispatcher import Dispatcher
 
 from sim.core.plugins import Registry
-from sim.core.rng import randint
+from sim.core.rng import randint_nb
 from sim.errors import SimInputError
 from sim_race.enums import Dice
 
@@ -55,7 +55,7 @@ def threshold_nb(rng, me, other, target, k):
 
 @nb.njit
 def random_nb(rng, me, other, target, k):
-    return Dice.ONE + randint(rng, 2)
+    return Dice.ONE + randint_nb(rng, 2)
 
 
 def _wrap(obj: object, spec: str) -> RaceStrategy:

@@ -10,7 +10,7 @@ from typing import Dict, List, Sequence, Tuple
 import numba as nb
 import numpy as np
 
-from sim.core.rng import randint, seed_stream
+from sim.core.rng import randint_nb, seed_stream_nb
 from sim.core.seeding import run_key
 from sim.errors import SimInputError
 from sim.trpg.outside.common import (GROUPS, MAX_EXACT_ROLLS, MAX_ROLLS, N_SKILLS, _as_int,
@@ -167,29 +167,29 @@ def _extreme_nb(v, lo, hi, policy):
 @nb.njit
 def growth_pick_nb(state, v, policy):
     """Index of the skill one growth roll raises (policy 0 lowest, 1 highest, 2 random)."""
-    d1 = randint(state, 6)
+    d1 = randint_nb(state, 6)
     if d1 < 4:
         g = d1
     elif policy == 2:
-        g = randint(state, 4)
+        g = randint_nb(state, 4)
     else:
         g = _extreme_nb(v, 0, 16, policy) // 4
-    d2 = randint(state, 6)
+    d2 = randint_nb(state, 6)
     if d2 < 4:
         return 4 * g + d2
     if policy == 2:
-        return 4 * g + randint(state, 4)
+        return 4 * g + randint_nb(state, 4)
     return _extreme_nb(v, 4 * g, 4 * g + 4, policy)
 
 
 @nb.njit
-def _growth_kernel(start, k, amount, policy, games, key):
+def _growth_kernel_nb(start, k, amount, policy, games, key):
     hist = np.zeros((16, k + 1), dtype=np.int64)
     state = np.empty(4, dtype=np.uint64)
     v = np.empty(16, dtype=np.int64)
     raises = np.empty(16, dtype=np.int64)
     for g in range(games):
-        seed_stream(state, key, g)
+        seed_stream_nb(state, key, g)
         for i in range(16):
             v[i] = start[i]
             raises[i] = 0
@@ -235,7 +235,7 @@ def growth_mc(skills, k: int, games: int = 100_000, seed: int = 0, amount: int =
     if games < 1:
         raise SimInputError(f"the number of games must be >= 1, got {games}")
     arr = np.asarray(start, dtype=np.int64)
-    hist = _growth_kernel(arr, k, amount, policy, games, run_key(seed))
+    hist = _growth_kernel_nb(arr, k, amount, policy, games, run_key(seed))
     return GrowthMC(names, arr, k, amount, choice, games, hist)
 
 

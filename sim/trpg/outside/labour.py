@@ -10,7 +10,7 @@ import icepool
 import numba as nb
 import numpy as np
 
-from sim.core.rng import seed_stream
+from sim.core.rng import seed_stream_nb
 from sim.core.seeding import run_key
 from sim.errors import SimInputError
 from sim.trpg.dice import check_nb, check_probability, parse_dice, roll_dice_nb
@@ -63,13 +63,13 @@ def labour_exact(skill: int, penalty: int = 0, cr_dice="2d6", mp_dice="1d6",
 
 
 @nb.njit
-def _labour_kernel(skill, penalty, cr_arr, mp_arr, critical_double, games, key):
+def _labour_kernel_nb(skill, penalty, cr_arr, mp_arr, critical_double, games, key):
     outcome = np.empty(games, dtype=np.int64)
     cr = np.empty(games, dtype=np.int64)
     mp = np.empty(games, dtype=np.int64)
     state = np.empty(4, dtype=np.uint64)
     for g in range(games):
-        seed_stream(state, key, g)
+        seed_stream_nb(state, key, g)
         o = check_nb(state, skill, penalty)
         c = roll_dice_nb(state, cr_arr)
         if critical_double and o == 2:
@@ -110,8 +110,8 @@ def labour_mc(skill: int, games: int = 100_000, seed: int = 0, penalty: int = 0,
     games = _as_int("the number of games", games)
     if games < 1:
         raise SimInputError(f"the number of games must be >= 1, got {games}")
-    o, cr, mp = _labour_kernel(skill, penalty, parse_dice(cr_dice).to_array(), parse_dice(mp_dice).to_array(),
-                               bool(critical_double), games, run_key(seed))
+    o, cr, mp = _labour_kernel_nb(skill, penalty, parse_dice(cr_dice).to_array(), parse_dice(mp_dice).to_array(),
+                                  bool(critical_double), games, run_key(seed))
     cv, cc = _hist(cr)
     mv, mc = _hist(mp)
     return LabourMC(games, np.bincount(o, minlength=4), cv, cc, mv, mc,

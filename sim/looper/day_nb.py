@@ -15,14 +15,14 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from sim.core.bits import lowest, popcount
+from sim.core.bits import lowest_nb, popcount_nb
 from sim.looper.enums import F, I, Kind, M
 from sim.looper.roster import effect_masks_nb
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 
-# Scratch buffers of one day; allocate once per chunk with :func:`day_buffers`.
+# Scratch buffers of one day; allocate once per chunk with :func:`day_buffers_nb`.
 DayBuf = namedtuple(
     "DayBuf",
     "stress raw givers pos2 killer ann occ occ2 dest misrep fire req_actor req_eff req_cand "
@@ -33,7 +33,7 @@ S_DEAD, S_NEG, S_PROT, S_ALIVE = 0, 1, 2, 3
 
 
 @nb.njit
-def day_buffers(R):
+def day_buffers_nb(R):
     n = R.info[I.N_CHARS]
     L = R.info[I.N_LOC]
     ne = R.effects.shape[0]
@@ -49,21 +49,21 @@ def day_buffers(R):
 
 
 @nb.njit(inline="always")
-def _bit(i):
+def _bit_nb(i):
     return U1 << np.uint64(i)
 
 
 @nb.njit
-def _add_stress(e, a, src_loc, R, B, masks):
+def _add_stress_nb(e, a, src_loc, R, B, masks):
     """Apply stress effect e of actor a standing in src_loc (R-8, R-9)."""
     l = B.dest[src_loc]
     t = B.occ[l] & masks[e, M.A] & ~masks[e, M.NONE]
     if R.effects[e, F.INCLUDE_SELF] == 0:
-        t &= ~_bit(a)
+        t &= ~_bit_nb(a)
     amt = R.effects[e, F.AMOUNT]
-    ga = _bit(a)
+    ga = _bit_nb(a)
     while t:
-        i = lowest(t)
+        i = lowest_nb(t)
         t &= t - U1
         B.raw[i] += amt
         if amt > 0:
@@ -71,12 +71,12 @@ def _add_stress(e, a, src_loc, R, B, masks):
 
 
 @nb.njit
-def _kill(mask, e, B):
+def _kill_nb(mask, e, B):
     """Mark ``mask`` dead by effect e (first rule in effect order keeps the credit)."""
     m = mask & ~B.st[S_PROT]
     new = m & ~B.st[S_DEAD]
     while new:
-        i = lowest(new)
+        i = lowest_nb(new)
         new &= new - U1
         B.killer[i] = e
     B.st[S_DEAD] |= m
@@ -106,8 +106,8 @@ def day_start_nb(pos, alive, R, B):
         B.givers[i] = U0
         B.killer[i] = -1
         B.ann[i] = -1
-        if alive & _bit(i):
-            B.occ[pos[i]] |= _bit(i)
+        if alive & _bit_nb(i):
+            B.occ[pos[i]] |= _bit_nb(i)
 
     masks = R.masks
     # Negation is fixed from the morning positions and lasts the whole day (P-1).
@@ -115,7 +115,7 @@ def day_start_nb(pos, alive, R, B):
     for e in range(ne):
         if eff[e, F.KIND] == Kind.NEGATE:
             a = eff[e, F.ACTOR]
-            if alive & _bit(a):
+            if alive & _bit_nb(a):
                 neg |= B.occ[pos[a]] & masks[e, M.A]
     B.st[S_NEG] = neg
     live = alive & ~neg  # characters whose effects work today
@@ -126,10 +126,10 @@ def day_start_nb(pos, alive, R, B):
         for e in range(ne):
             if eff[e, F.KIND] == Kind.GRANT_ATTR:
                 a = eff[e, F.ACTOR]
-                if live & _bit(a):
-                    t = B.occ[pos[a]] & masks[e, M.A] & ~_bit(a)
+                if live & _bit_nb(a):
+                    t = B.occ[pos[a]] & masks[e, M.A] & ~_bit_nb(a)
                     while t:
-                        i = lowest(t)
+                        i = lowest_nb(t)
                         t &= t - U1
                         B.attrs[i] |= np.uint64(eff[e, F.ATTR])
         effect_masks_nb(eff, B.attrs, B.masks)
@@ -139,26 +139,26 @@ def day_start_nb(pos, alive, R, B):
     for e in range(ne):
         if eff[e, F.KIND] == Kind.REDIRECT_STRESS:
             a = eff[e, F.ACTOR]
-            if live & _bit(a):
+            if live & _bit_nb(a):
                 B.dest[pos[a]] = nxt[pos[a]]
     for e in range(ne):
         if eff[e, F.KIND] == Kind.STRESS:
             a = eff[e, F.ACTOR]
-            if live & _bit(a):
-                _add_stress(e, a, pos[a], R, B, masks)
+            if live & _bit_nb(a):
+                _add_stress_nb(e, a, pos[a], R, B, masks)
     # Conditional effects all read the unconditional snapshot.
     for e in range(ne):
         B.fire[e] = 0
         if eff[e, F.KIND] == Kind.STRESS_IF_STRESSED:
             a = eff[e, F.ACTOR]
-            if live & _bit(a) and max(B.raw[a], 0) >= eff[e, F.THRESHOLD]:
+            if live & _bit_nb(a) and max(B.raw[a], 0) >= eff[e, F.THRESHOLD]:
                 B.fire[e] = 1
     for e in range(ne):
         if B.fire[e]:
             a = eff[e, F.ACTOR]
-            _add_stress(e, a, pos[a], R, B, masks)
+            _add_stress_nb(e, a, pos[a], R, B, masks)
     for i in range(n):
-        B.stress[i] = max(B.raw[i], 0) if alive & _bit(i) else 0
+        B.stress[i] = max(B.raw[i], 0) if alive & _bit_nb(i) else 0
 
     # ---- 2. movement phase ----
     for i in range(n):
@@ -166,25 +166,25 @@ def day_start_nb(pos, alive, R, B):
     for e in range(ne):
         if eff[e, F.KIND] == Kind.MOVE_IF_STRESSED:
             a = eff[e, F.ACTOR]
-            if live & _bit(a) and B.stress[a] >= eff[e, F.THRESHOLD]:
+            if live & _bit_nb(a) and B.stress[a] >= eff[e, F.THRESHOLD]:
                 B.pos2[a] = nxt[pos[a]]
     for l in range(L):
         B.occ2[l] = U0
     for i in range(n):
-        if alive & _bit(i):
-            B.occ2[B.pos2[i]] |= _bit(i)
+        if alive & _bit_nb(i):
+            B.occ2[B.pos2[i]] |= _bit_nb(i)
 
     # ---- 3. death phase (one snapshot: pos2, stress) ----
     prot = U0
     for e in range(ne):
         k = eff[e, F.KIND]
         a = eff[e, F.ACTOR]
-        if not (live & _bit(a)):
+        if not (live & _bit_nb(a)):
             continue
         if k == Kind.PROTECT:
             m = B.occ2[B.pos2[a]]
             if eff[e, F.INCLUDE_SELF] == 0:
-                m &= ~_bit(a)
+                m &= ~_bit_nb(a)
             prot |= m
         elif k == Kind.MISREPORT_DEATHS:
             B.misrep[B.pos2[a]] = 1
@@ -194,7 +194,7 @@ def day_start_nb(pos, alive, R, B):
     for e in range(ne):
         k = eff[e, F.KIND]
         a = eff[e, F.ACTOR]
-        ba = _bit(a)
+        ba = _bit_nb(a)
         if not (live & ba):
             continue
         la = B.pos2[a]
@@ -203,26 +203,26 @@ def day_start_nb(pos, alive, R, B):
         thr = eff[e, F.THRESHOLD]
         if k == Kind.DIE_IF_WITH:
             c = eff[e, F.CHAR1]
-            if here & _bit(c):
-                _kill(ba, e, B)
+            if here & _bit_nb(c):
+                _kill_nb(ba, e, B)
         elif k == Kind.DIE_IF_STRESSED:
             if s >= thr:
-                _kill(ba, e, B)
+                _kill_nb(ba, e, B)
         elif k == Kind.DIE_AT:
             if la == eff[e, F.LOCATION]:
-                _kill(ba, e, B)
+                _kill_nb(ba, e, B)
         elif k == Kind.PAIR_KILL:
-            if (eff[e, F.LOCATION] < 0 or la == eff[e, F.LOCATION]) and popcount(here) == 2:
+            if (eff[e, F.LOCATION] < 0 or la == eff[e, F.LOCATION]) and popcount_nb(here) == 2:
                 other = here & ~ba
                 if other & masks[e, M.A]:
-                    _kill(other, e, B)
+                    _kill_nb(other, e, B)
         elif k == Kind.KILL_STRESSED_OTHERS:
             t = here & ~ba
             while t:
-                i = lowest(t)
+                i = lowest_nb(t)
                 t &= t - U1
                 if B.stress[i] >= thr:
-                    _kill(_bit(i), e, B)
+                    _kill_nb(_bit_nb(i), e, B)
         elif k == Kind.CHOOSE_KILL_IF_STRESSED:
             if s >= thr:
                 cand = here & masks[e, M.A] & ~ba & ~prot
@@ -236,23 +236,23 @@ def day_start_nb(pos, alive, R, B):
             if la == loc and (here & ~masks[e, M.B]) == 0:
                 v = eff[e, F.CHAR1]
                 fb = eff[e, F.CHAR2]
-                if here & _bit(v):
-                    _kill(_bit(v), e, B)
-                elif fb >= 0 and (here & live & _bit(fb)):
-                    _kill(_bit(fb), e, B)
+                if here & _bit_nb(v):
+                    _kill_nb(_bit_nb(v), e, B)
+                elif fb >= 0 and (here & live & _bit_nb(fb)):
+                    _kill_nb(_bit_nb(fb), e, B)
         elif k == Kind.LONE_PAIR_KILL:
             for l in range(L):
                 m = B.occ2[l]
-                if popcount(m) == 2:
-                    x = lowest(m)
-                    y = lowest(m & ~_bit(x))
-                    bx = _bit(x)
-                    by = _bit(y)
+                if popcount_nb(m) == 2:
+                    x = lowest_nb(m)
+                    y = lowest_nb(m & ~_bit_nb(x))
+                    bx = _bit_nb(x)
+                    by = _bit_nb(y)
                     # R-14: each member that qualifies as the victim with the other as partner dies.
                     if x != a and (bx & masks[e, M.A]) and (by & masks[e, M.B]):
-                        _kill(bx, e, B)
+                        _kill_nb(bx, e, B)
                     if y != a and (by & masks[e, M.A]) and (bx & masks[e, M.B]):
-                        _kill(by, e, B)
+                        _kill_nb(by, e, B)
         elif k == Kind.KILL_GIVER_IF_STRESSED:
             if s >= thr:
                 cand = B.givers[a] & alive & ~ba & ~prot
@@ -264,17 +264,17 @@ def day_start_nb(pos, alive, R, B):
         elif k == Kind.GRANT_KILL_IF_STRESSED:
             t = here & ~ba & live
             while t:
-                x = lowest(t)
+                x = lowest_nb(t)
                 t &= t - U1
                 if B.stress[x] >= thr:
-                    cand = here & ~_bit(x) & ~prot
+                    cand = here & ~_bit_nb(x) & ~prot
                     if cand:
                         B.req_actor[nreq] = x
                         B.req_eff[nreq] = e
                         B.req_cand[nreq] = cand
                         nreq += 1
         elif k == Kind.KILL_ATTR:
-            _kill(here & masks[e, M.A] & ~ba, e, B)
+            _kill_nb(here & masks[e, M.A] & ~ba, e, B)
     return nreq
 
 
@@ -285,20 +285,20 @@ def day_finish_nb(pos, alive, nreq, R, B):
     for r in range(nreq):
         v = B.req_victim[r]
         if v >= 0:
-            _kill(_bit(v), B.req_eff[r], B)
+            _kill_nb(_bit_nb(v), B.req_eff[r], B)
     live = alive & ~B.st[S_NEG]
     trigger = B.st[S_DEAD]
     for e in range(eff.shape[0]):
         if eff[e, F.KIND] == Kind.KILL_ALL_ON_DEATH:
             a = eff[e, F.ACTOR]
-            if live & _bit(a):
-                others = B.occ2[B.pos2[a]] & ~_bit(a)
+            if live & _bit_nb(a):
+                others = B.occ2[B.pos2[a]] & ~_bit_nb(a)
                 if trigger & others:
-                    _kill(others, e, B)
+                    _kill_nb(others, e, B)
     dead = B.st[S_DEAD]
     t = dead
     while t:
-        i = lowest(t)
+        i = lowest_nb(t)
         t &= t - U1
         l = B.pos2[i]
         B.ann[i] = R.next_loc[l] if B.misrep[l] else l  # R-11

@@ -12,6 +12,11 @@ Each character's sheet picks its strategies by name (strategies/trpg): the built
 are selected per character by a code in its row, a user plug-in (``module:function``)
 is bound as ``u_target`` / ``u_reaction`` and used by the characters that name it.
 Cover, movement, life-check MP and monologue are per-character parameters too.
+
+This module holds the kernel template and the steps that call a hook (``h_target_nb``,
+``h_reaction_nb``, ``damage_nb``, ``attack_nb``, ``take_turn_nb``): sim.core.kernels.specialize
+finds such companions only here. The rule steps that call none are in
+:mod:`sim.trpg.steps_nb`, the refcount-free views and the context in :mod:`sim.trpg.context_nb`.
 """
 from collections import namedtuple
 
@@ -19,17 +24,18 @@ import numba as nb
 import numpy as np
 
 from sim.core.kernels import kernel_template, specialize
-from sim.core.nrt import address, at, unmanaged
-from sim.core.rng import choose_bit, randint, seed_stream
+from sim.core.nrt import unmanaged_nb
+from sim.core.rng import choose_bit_nb, seed_stream_nb
+from sim.trpg.context_nb import (I_ACTOR, I_ROUND, N_CTX, Battle, View, context_address_nb, context_nb,
+                                 new_battle_nb, unmanaged_battle_nb, unmanaged_scenario_nb)
 from sim.trpg.dice import roll_dice_nb
-from sim.trpg.enums import AF, AK, CF, K, MO, MV, N_B, OUT, RL, ST, WF, B
-from sim.trpg.sheets import MAX_WEAPONS, PLUGIN, ScenarioNB
-from sim.trpg.rules_nb import distance
+from sim.trpg.enums import AF, AK, CF, K, MO, MV, OUT, RL, ST, WF, B
+from sim.trpg.rules_nb import distance_nb
+from sim.trpg.sheets import PLUGIN
+from sim.trpg.steps_nb import (U1, _bit_nb, apply_damage_nb, arm_penalty_nb, base_penalty_nb, can_act_nb, check_nb,
+                               lose_mp_nb, monologue_nb, move_nb, pay_nb, reach_nb, reload_if_empty_nb,
+                               reset_battle_nb, sides_able_nb, standing_nb)
 
-U1 = np.uint64(1)
-View = namedtuple("View", "sc bs info")
-# info slots
-I_ROUND, I_ACTOR = 0, 1
 Counts = namedtuple("Counts", "scalars wins fell lost survived dealt taken rounds_hist")
 C_GAMES, C_DRAWS, C_ROUNDS = 0, 1, 2
 
@@ -41,254 +47,58 @@ def new_counts(sc):
                   np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(int(sc.rules[RL.MAX_ROUNDS]) + 2, np.int64))
 
 
-@nb.njit(inline="always")
-def _bit(i):
-    return U1 << np.uint64(i)
-
-
-@nb.njit(inline="always")
-def roll3d6(rng):
-    return randint(rng, 6) + randint(rng, 6) + randint(rng, 6) + 3
-
-
-# Hooks of play_chunk that chunk_kernel binds: the user plug-ins u_target / u_reaction
+# Hooks of play_chunk_nb that chunk_kernel binds: the user plug-ins u_target / u_reaction
 # (defaults: these stubs — no character names a plug-in then, and inlining the built-ins
 # a second time in their place cost seconds of compile time) and the built-in strategies
-# builtin_target / builtin_reaction (the engine does not import strategies at module
-# level: they import the engine's rules). The helpers calling them (h_target …
-# take_turn) are found and re-declared by sim.core.kernels.specialize.
+# builtin_target / builtin_reaction (bound to strategies.trpg's builtin_target_nb /
+# builtin_reaction_nb; the engine does not import strategies at module level: they import
+# the engine's rules). The helpers calling them (h_target_nb … take_turn_nb) are found and
+# re-declared by sim.core.kernels.specialize, so they stay in this module.
 
 
 @nb.njit(inline="always")
-def no_target(rng, view, actor, cands):
+def no_target_nb(rng, view, actor, cands):
     if actor >= 0:
         raise ValueError("a character names a target plug-in but none is bound")
     return -1
 
 
 @nb.njit(inline="always")
-def no_reaction(rng, view, d, attacker, can_dodge):
+def no_reaction_nb(rng, view, d, attacker, can_dodge):
     if d >= 0:
         raise ValueError("a character names a reaction plug-in but none is bound")
     return 0
 
 
 @nb.njit(inline="always")
-def h_target(rng, view, actor, cands):
+def h_target_nb(rng, view, actor, cands):
     if view.sc.chars[actor, CF.S_TARGET] >= PLUGIN:
         return u_target(rng, view, actor, cands)
     return builtin_target(rng, view, actor, cands)
 
 
 @nb.njit(inline="always")
-def h_reaction(rng, view, d, attacker, can_dodge):
+def h_reaction_nb(rng, view, d, attacker, can_dodge):
     if view.sc.chars[d, CF.S_REACTION] >= PLUGIN:
         return u_reaction(rng, view, d, attacker, can_dodge)
     return builtin_reaction(rng, view, d, attacker, can_dodge)
 
 
-Battle = namedtuple("Battle", "bs info")
-
-
 @nb.njit
-def new_battle(n):
-    return Battle(np.zeros((n, N_B), np.int64), np.zeros(4, np.int64))
-
-
-@nb.njit(inline="always")
-def unmanaged_battle(b):
-    return Battle(unmanaged(b.bs), unmanaged(b.info))
-
-
-@nb.njit(inline="always")
-def unmanaged_scenario(s):
-    return ScenarioNB(unmanaged(s.chars), unmanaged(s.skills), unmanaged(s.weapons), unmanaged(s.char_weapons),
-                      unmanaged(s.abilities), unmanaged(s.dice), unmanaged(s.symptoms), unmanaged(s.rules))
-
-
-# damage() is a real call (inlined, the kernel took minutes to compile), and each array
-# passed to a call costs numba refcount calls and ~9 words of arguments. So the kernel
-# puts the addresses and shapes of its arrays (scenario tables, battle state, RNG state)
-# in one int64 array, and damage() gets that array's address only.
-N_CTX = 33  # 11 arrays x (address, rows, columns)
-
-
-@nb.njit(inline="always")
-def _put(ctx, k, a, rows, cols):
-    ctx[3 * k] = address(a)
-    ctx[3 * k + 1] = rows
-    ctx[3 * k + 2] = cols
-
-
-@nb.njit(inline="always")
-def _put2(ctx, k, a):
-    _put(ctx, k, a, a.shape[0], a.shape[1])
-
-
-@nb.njit(inline="always")
-def _get2(c, k):
-    return at(c[3 * k], (c[3 * k + 1], c[3 * k + 2]), np.int64)
-
-
-@nb.njit(inline="always")
-def _get1(c, k):
-    return at(c[3 * k], (c[3 * k + 1],), np.int64)
-
-
-if nb.config.DISABLE_JIT:  # pragma: no cover - plain Python: the context is the objects themselves
-
-    def context_address(ctx, rng, view):
-        return rng, view
-
-    def context(cx):
-        return cx
-
-else:
-
-    @nb.njit(inline="always")
-    def context_address(ctx, rng, view):
-        """Fill ``ctx`` (int64[N_CTX]) for :func:`context`; its address."""
-        sc = view.sc
-        _put2(ctx, 0, sc.chars)
-        _put2(ctx, 1, sc.skills)
-        _put2(ctx, 2, sc.weapons)
-        _put2(ctx, 3, sc.char_weapons)
-        _put2(ctx, 4, sc.abilities)
-        _put2(ctx, 5, sc.dice)
-        _put2(ctx, 6, sc.symptoms)
-        _put(ctx, 7, sc.rules, sc.rules.shape[0], 1)
-        _put2(ctx, 8, view.bs)
-        _put(ctx, 9, view.info, view.info.shape[0], 1)
-        _put(ctx, 10, rng, 4, 1)
-        return address(ctx)
-
-    @nb.njit(inline="always")
-    def context(cx):
-        """``(rng, view)`` from a :func:`context_address`: refcount-free views."""
-        c = at(cx, (N_CTX,), np.int64)
-        sc = ScenarioNB(_get2(c, 0), _get2(c, 1), _get2(c, 2), _get2(c, 3), _get2(c, 4), _get2(c, 5), _get2(c, 6),
-                        _get1(c, 7))
-        return at(c[30], (4,), np.uint64), View(sc, _get2(c, 8), _get1(c, 9))
-
-
-@nb.njit
-def reset_battle(b, sc):
-    n = sc.chars.shape[0]
-    for i in range(n):
-        b.bs[i, B.HP] = sc.chars[i, CF.HP]
-        b.bs[i, B.MP] = sc.chars[i, CF.MP]
-        b.bs[i, B.X] = sc.chars[i, CF.X]
-        b.bs[i, B.Y] = sc.chars[i, CF.Y]
-        b.bs[i, B.STATUS] = ST.OK
-        b.bs[i, B.CTRL] = 0
-        b.bs[i, B.SUB_USED] = 0
-        b.bs[i, B.EQUIP] = 0
-        for s in range(MAX_WEAPONS):
-            w = sc.char_weapons[i, s]
-            b.bs[i, B.AMMO0 + s] = sc.weapons[w, WF.AMMO] if w >= 0 else 0
-        b.bs[i, B.ARM0 + 0] = -1  # -1: undamaged; >= 0: damaged, absorbed that much (R-9)
-        b.bs[i, B.ARM0 + 1] = -1
-        b.bs[i, B.SKIP] = 0
-        b.bs[i, B.MONO_USED] = 0
-        b.bs[i, B.MONO_ROUNDS] = 0
-        b.bs[i, B.MONO_CRITS] = 0
-        b.bs[i, B.SYM_PEN] = 0
-        b.bs[i, B.DEALT] = 0
-        b.bs[i, B.TAKEN] = 0
-        b.bs[i, B.FELL] = 0
-        b.bs[i, B.EXTRA] = 0
-
-
-@nb.njit(inline="always")
-def check(rng, b, sc, actor, target, penalty):
-    """A 3d6 check (R-1); a monologue's pending criticals are used first (T-5)."""
-    if b.bs[actor, B.MONO_CRITS] > 0 and b.bs[actor, B.MONO_ROUNDS] > 0:
-        b.bs[actor, B.MONO_CRITS] -= 1
-        return OUT.CRITICAL
-    r = roll3d6(rng)
-    if r == 3:
-        return OUT.CRITICAL
-    if r == 18:
-        return OUT.FUMBLE
-    return OUT.SUCCESS if r + penalty <= target else OUT.FAIL
-
-
-@nb.njit(inline="always")
-def base_penalty(b, sc, i):
-    return b.bs[i, B.SYM_PEN] + sc.rules[RL.SLEEP_PENALTY]
-
-
-@nb.njit(inline="always")
-def arm_penalty(b, i):
-    p = 0
-    for a in range(2):
-        if b.bs[i, B.ARM0 + a] > 0:
-            p += b.bs[i, B.ARM0 + a]
-    return p
-
-
-@nb.njit(inline="always")
-def lose_mp(rng, b, sc, i, amount):
-    """MP drops; crossing to <= 0 rolls the symptom table and maybe kaii control (R-11)."""
-    if amount <= 0:
-        return
-    before = b.bs[i, B.MP]
-    b.bs[i, B.MP] -= amount
-    if before > 0 and b.bs[i, B.MP] <= 0:
-        r = roll3d6(rng)
-        for k in range(sc.symptoms.shape[0]):
-            if r <= sc.symptoms[k, 0]:
-                b.bs[i, B.SYM_PEN] = sc.symptoms[k, 1]
-                break
-        if r <= sc.chars[i, CF.SP] // 5 and b.bs[i, B.STATUS] != ST.LOST:
-            b.bs[i, B.CTRL] = 1  # until MP >= 1, fallen or not (R-11)
-
-
-@nb.njit(inline="always")
-def pay(rng, b, sc, i, cost):
-    """An ability of cost c is free while c <= SP; otherwise c - SP MP per use."""
-    sp = sc.chars[i, CF.SP]
-    if cost > sp:
-        lose_mp(rng, b, sc, i, cost - sp)
-
-
-@nb.njit(inline="always")
-def monologue(b, sc, i):
-    b.bs[i, B.MONO_USED] = 1
-    b.bs[i, B.MP] = sc.chars[i, CF.MP]
-    b.bs[i, B.MONO_ROUNDS] = 3
-    b.bs[i, B.MONO_CRITS] = 3
-    b.bs[i, B.SYM_PEN] = 0
-    b.bs[i, B.CTRL] = 0
-
-
-@nb.njit(inline="always")
-def reach(sc, w, band):
-    return band <= 1 if sc.weapons[w, WF.KIND] == K.MELEE else True
-
-
-@nb.njit(inline="always")
-def fall_if_down(b, i):
-    if b.bs[i, B.HP] <= 0 and b.bs[i, B.STATUS] == ST.OK:
-        b.bs[i, B.STATUS] = ST.FALLEN
-        b.bs[i, B.FELL] = 1
-
-
-@nb.njit
-def damage(cx, attacker, d, w, crit, covered, allow_reaction):
-    """Reaction, damage roll and the reduction order (R-10) against defender d (cx: :func:`context_address`)."""
-    rng, view = context(cx)
+def damage_nb(cx, attacker, d, w, crit, covered, allow_reaction):
+    """Reaction, damage roll and the reduction order (R-10) against defender d (cx: :func:`context_address_nb`)."""
+    rng, view = context_nb(cx)
     b = Battle(view.bs, view.info)
     sc = view.sc
     physical = sc.weapons[w, WF.PHYSICAL] == 1
     guard = 0  # 0 none, 1 last digit to 0 (arm or ranged weapon), 2 melee weapon roll
     guard_arm = -1
     guard_roll_dice = -1
-    if allow_reaction and b.bs[d, B.SUB_USED] == 0 and can_act(b, d):
-        r = h_reaction(rng, view, d, attacker, not covered)
+    if allow_reaction and b.bs[d, B.SUB_USED] == 0 and can_act_nb(b, d):
+        r = h_reaction_nb(rng, view, d, attacker, not covered)
         if r == 1 and not covered:  # R-8: a coverer never dodges
             b.bs[d, B.SUB_USED] = 1
-            oc = check(rng, b, sc, d, sc.chars[d, CF.DODGE], base_penalty(b, sc, d))
+            oc = check_nb(rng, b, sc, d, sc.chars[d, CF.DODGE], base_penalty_nb(b, sc, d))
             if oc == OUT.SUCCESS or oc == OUT.CRITICAL:
                 return 0
             if oc == OUT.FUMBLE and sc.rules[RL.FUMBLE_ALLY] == 0:
@@ -320,7 +130,7 @@ def damage(cx, attacker, d, w, crit, covered, allow_reaction):
     enhanced = sc.weapons[w, WF.ENHANCED] == 1
     for k in range(sc.abilities.shape[0]):
         if sc.abilities[k, AF.OWNER] == attacker and sc.abilities[k, AF.KIND] == AK.DAMAGE_BONUS:
-            pay(rng, b, sc, attacker, sc.abilities[k, AF.COST])
+            pay_nb(rng, b, sc, attacker, sc.abilities[k, AF.COST])
             if sc.abilities[k, AF.DICE] >= 0:
                 dmg += roll_dice_nb(rng, sc.dice[sc.abilities[k, AF.DICE]])
             dmg += sc.abilities[k, AF.FIXED]
@@ -343,11 +153,11 @@ def damage(cx, attacker, d, w, crit, covered, allow_reaction):
     dmg = max(dmg - sc.chars[d, CF.ITEM_FIXED], 0)
     for k in range(sc.abilities.shape[0]):
         if sc.abilities[k, AF.OWNER] == d and sc.abilities[k, AF.KIND] == AK.REDUCTION and sc.abilities[k, AF.PCT] > 0:
-            pay(rng, b, sc, d, sc.abilities[k, AF.COST])
+            pay_nb(rng, b, sc, d, sc.abilities[k, AF.COST])
             dmg -= dmg * sc.abilities[k, AF.PCT] // 100
     for k in range(sc.abilities.shape[0]):
         if sc.abilities[k, AF.OWNER] == d and sc.abilities[k, AF.KIND] == AK.REDUCTION and sc.abilities[k, AF.PCT] == 0:
-            pay(rng, b, sc, d, sc.abilities[k, AF.COST])
+            pay_nb(rng, b, sc, d, sc.abilities[k, AF.COST])
             red = sc.abilities[k, AF.FIXED]
             if sc.abilities[k, AF.DICE] >= 0:
                 red += roll_dice_nb(rng, sc.dice[sc.abilities[k, AF.DICE]])
@@ -356,26 +166,18 @@ def damage(cx, attacker, d, w, crit, covered, allow_reaction):
 
 
 @nb.njit(inline="always")
-def apply_damage(b, attacker, d, dmg):
-    b.bs[d, B.HP] -= dmg
-    b.bs[attacker, B.DEALT] += dmg
-    b.bs[d, B.TAKEN] += dmg
-    fall_if_down(b, d)
-
-
-@nb.njit(inline="always")
-def attack(rng, b, sc, view, cx, i, t, w):
+def attack_nb(rng, b, sc, view, cx, i, t, w):
     """Attack t with weapon w; returns True when a critical grants another main action (R-2 variant)."""
-    band = min(distance(view, i, t), 3)
+    band = min(distance_nb(view, i, t), 3)
     melee = sc.weapons[w, WF.KIND] == K.MELEE
     skill = sc.chars[i, CF.MELEE] if melee else sc.chars[i, CF.SHOOTING]
-    pen = base_penalty(b, sc, i) + arm_penalty(b, i)
+    pen = base_penalty_nb(b, sc, i) + arm_penalty_nb(b, i)
     if not melee:
         pen += sc.weapons[w, WF.BAND0 + band]
     slot = b.bs[i, B.EQUIP]
     if sc.weapons[w, WF.AMMO] > 0:
         b.bs[i, B.AMMO0 + slot] -= 1
-    oc = check(rng, b, sc, i, skill, pen)
+    oc = check_nb(rng, b, sc, i, skill, pen)
     n = sc.chars.shape[0]
     crit = False
     covered = False
@@ -389,20 +191,20 @@ def attack(rng, b, sc, view, cx, i, t, w):
             return False
         allies = np.uint64(0)
         for a in range(n):
-            if a != i and sc.chars[a, CF.SIDE] == sc.chars[i, CF.SIDE] and can_act(b, a) \
-                    and reach(sc, w, min(distance(view, i, a), 3)):
-                allies |= _bit(a)
+            if a != i and sc.chars[a, CF.SIDE] == sc.chars[i, CF.SIDE] and can_act_nb(b, a) \
+                    and reach_nb(sc, w, min(distance_nb(view, i, a), 3)):
+                allies |= _bit_nb(a)
         if not allies:
             return False
-        d = choose_bit(rng, allies)  # R-3 variant: a random ally in reach takes the hit
+        d = choose_bit_nb(rng, allies)  # R-3 variant: a random ally in reach takes the hit
         react = False
     else:
         crit = oc == OUT.CRITICAL
         # cover (T-2): the first willing ally of the target within near range
         for a in range(n):
-            if a != t and a != i and sc.chars[a, CF.SIDE] == sc.chars[t, CF.SIDE] and can_act(b, a) \
-                    and sc.chars[a, CF.S_COVER] == 1 and distance(view, a, t) <= 1:
-                oc2 = check(rng, b, sc, a, sc.chars[a, CF.ATHLETICS], base_penalty(b, sc, a))
+            if a != t and a != i and sc.chars[a, CF.SIDE] == sc.chars[t, CF.SIDE] and can_act_nb(b, a) \
+                    and sc.chars[a, CF.S_COVER] == 1 and distance_nb(view, a, t) <= 1:
+                oc2 = check_nb(rng, b, sc, a, sc.chars[a, CF.ATHLETICS], base_penalty_nb(b, sc, a))
                 if oc2 == OUT.FUMBLE and sc.rules[RL.FUMBLE_ALLY] == 0:
                     b.bs[a, B.SKIP] += 1  # R-3
                 if oc2 == OUT.SUCCESS or oc2 == OUT.CRITICAL:
@@ -412,61 +214,15 @@ def attack(rng, b, sc, view, cx, i, t, w):
     # one call site; damage stays a real call that takes one address (context_address), so
     # calling it is cheap: inlined as well it measured no faster (152.9k vs 153.3k combats/s,
     # 1 thread, squad.toml) and the cold compile took 42 s instead of 23 s (CPU)
-    apply_damage(b, i, d, damage(cx, i, d, w, crit, covered, react))
+    apply_damage_nb(b, i, d, damage_nb(cx, i, d, w, crit, covered, react))
     return crit and sc.rules[RL.CRIT_FREE] == 1
-
-
-@nb.njit(inline="always")
-def step_toward(b, view, i, t, away):
-    """One square toward (or away from) t."""
-    dx = view.bs[t, B.X] - view.bs[i, B.X]
-    dy = view.bs[t, B.Y] - view.bs[i, B.Y] if view.sc.rules[RL.GRID] == 1 else 0
-    s = -1 if away else 1
-    if dx != 0 or away:
-        b.bs[i, B.X] += s * (1 if dx > 0 else (-1 if dx < 0 else 1))
-    if dy != 0:
-        b.bs[i, B.Y] += s * (1 if dy > 0 else -1)
-
-
-@nb.njit(inline="always")
-def move(rng, b, sc, view, i, t, away):
-    """Athletics check: success spends the main action, failure main and sub; one square either way."""
-    oc = check(rng, b, sc, i, sc.chars[i, CF.ATHLETICS], base_penalty(b, sc, i))
-    if oc == OUT.FAIL or oc == OUT.FUMBLE:
-        b.bs[i, B.SUB_USED] = 1
-    if oc == OUT.FUMBLE and sc.rules[RL.FUMBLE_ALLY] == 0:
-        b.bs[i, B.SKIP] += 1  # R-3
-    step_toward(b, view, i, t, away)
-
-
-@nb.njit(inline="always")
-def standing(b, i):
-    """On its feet (possibly kaii-controlled): a legal target."""
-    return b.bs[i, B.STATUS] == ST.OK
-
-
-@nb.njit(inline="always")
-def can_act(b, i):
-    """Standing and in control of itself: counts for its side (a side loses without one)."""
-    return b.bs[i, B.STATUS] == ST.OK and b.bs[i, B.CTRL] == 0
-
-
-@nb.njit(inline="always")
-def reload_if_empty(b, sc, i, w):
-    """Reload the equipped weapon when empty; True when that spends the main action."""
-    if sc.weapons[w, WF.AMMO] > 0 and b.bs[i, B.AMMO0 + b.bs[i, B.EQUIP]] == 0:
-        b.bs[i, B.AMMO0 + b.bs[i, B.EQUIP]] = sc.weapons[w, WF.AMMO]
-        if sc.weapons[w, WF.RELOAD_MAIN] == 1 or b.bs[i, B.SUB_USED] == 1:
-            return True  # a main-action reload, or the sub action is gone
-        b.bs[i, B.SUB_USED] = 1
-    return False
 
 
 ACT_ATTACK, ACT_CLOSE_IN, ACT_AWAY = 0, 1, 2
 
 
 @nb.njit(inline="always")
-def take_turn(rng, view, cx, i):
+def take_turn_nb(rng, view, cx, i):
     # one tuple argument, not three: every array passed costs a refcount call pair
     b = Battle(view.bs, view.info)
     sc = view.sc
@@ -478,10 +234,10 @@ def take_turn(rng, view, cx, i):
         return
     if b.bs[i, B.STATUS] == ST.FALLEN:
         if b.bs[i, B.MONO_USED] == 0 and sc.chars[i, CF.S_MONOLOGUE] == MO.FALLEN:
-            monologue(b, sc, i)
+            monologue_nb(b, sc, i)
         spend = min(sc.chars[i, CF.S_LIFE_MP], max(b.bs[i, B.MP], 0))
-        lose_mp(rng, b, sc, i, spend)
-        oc = check(rng, b, sc, i, spend, base_penalty(b, sc, i))
+        lose_mp_nb(rng, b, sc, i, spend)
+        oc = check_nb(rng, b, sc, i, spend, base_penalty_nb(b, sc, i))
         if oc == OUT.FAIL or oc == OUT.FUMBLE:
             b.bs[i, B.STATUS] = ST.LOST
         return
@@ -492,26 +248,26 @@ def take_turn(rng, view, cx, i):
             # R-12: the kaii attacks the nearest character of any side (ties: sheet order)
             t = -1
             for j in range(n):
-                if j != i and standing(b, j):
-                    if t < 0 or distance(view, i, j) < distance(view, i, t):
+                if j != i and standing_nb(b, j):
+                    if t < 0 or distance_nb(view, i, j) < distance_nb(view, i, t):
                         t = j
             if t < 0:
                 return
         else:
             if b.bs[i, B.MONO_USED] == 0 and sc.chars[i, CF.S_MONOLOGUE] == MO.LOW_MP and b.bs[i, B.MP] <= 2:
-                monologue(b, sc, i)
+                monologue_nb(b, sc, i)
             # heal a hurt ally (or oneself) within near range
             for k in range(sc.abilities.shape[0]):
                 if sc.abilities[k, AF.OWNER] == i and sc.abilities[k, AF.KIND] == AK.HEAL:
                     best = -1
                     for j in range(n):
-                        if sc.chars[j, CF.SIDE] == sc.chars[i, CF.SIDE] and distance(view, i, j) <= 1 \
-                                and (b.bs[j, B.STATUS] == ST.FALLEN or can_act(b, j)) \
+                        if sc.chars[j, CF.SIDE] == sc.chars[i, CF.SIDE] and distance_nb(view, i, j) <= 1 \
+                                and (b.bs[j, B.STATUS] == ST.FALLEN or can_act_nb(b, j)) \
                                 and b.bs[j, B.HP] * 100 < sc.chars[j, CF.HP] * sc.chars[i, CF.S_HEAL_BELOW]:
                             if best < 0 or b.bs[j, B.HP] < b.bs[best, B.HP]:
                                 best = j
                     if best >= 0:
-                        pay(rng, b, sc, i, sc.abilities[k, AF.COST])
+                        pay_nb(rng, b, sc, i, sc.abilities[k, AF.COST])
                         h = sc.abilities[k, AF.FIXED]
                         if sc.abilities[k, AF.DICE] >= 0:
                             h += roll_dice_nb(rng, sc.dice[sc.abilities[k, AF.DICE]])
@@ -519,72 +275,62 @@ def take_turn(rng, view, cx, i):
                         if b.bs[best, B.HP] >= 1 and b.bs[best, B.STATUS] == ST.FALLEN:
                             b.bs[best, B.STATUS] = ST.OK
                         return
-        if reload_if_empty(b, sc, i, w):
+        if reload_if_empty_nb(b, sc, i, w):
             return
         act = ACT_ATTACK
         if ctrl:
-            if not reach(sc, w, min(distance(view, i, t), 3)):
+            if not reach_nb(sc, w, min(distance_nb(view, i, t), 3)):
                 act = ACT_CLOSE_IN
         else:
             cands = np.uint64(0)
             for j in range(n):
-                if sc.chars[j, CF.SIDE] != sc.chars[i, CF.SIDE] and standing(b, j):
-                    cands |= _bit(j)
+                if sc.chars[j, CF.SIDE] != sc.chars[i, CF.SIDE] and standing_nb(b, j):
+                    cands |= _bit_nb(j)
             if cands == 0:
                 return
-            t = h_target(rng, view, i, cands)
+            t = h_target_nb(rng, view, i, cands)
             if t < 0 or t >= n or not ((cands >> np.uint64(t)) & U1):
                 raise ValueError("target strategy returned a non-candidate")
-            band = min(distance(view, i, t), 3)
-            if not reach(sc, w, band) and b.bs[i, B.SUB_USED] == 0:
+            band = min(distance_nb(view, i, t), 3)
+            if not reach_nb(sc, w, band) and b.bs[i, B.SUB_USED] == 0:
                 for s in range(sc.chars[i, CF.N_WEAPONS]):  # swap to a weapon that reaches (sub action)
                     ws = sc.char_weapons[i, s]
-                    if reach(sc, ws, band) and not (sc.weapons[ws, WF.AMMO] > 0 and b.bs[i, B.AMMO0 + s] == 0):
+                    if reach_nb(sc, ws, band) and not (sc.weapons[ws, WF.AMMO] > 0 and b.bs[i, B.AMMO0 + s] == 0):
                         b.bs[i, B.EQUIP] = s
                         b.bs[i, B.SUB_USED] = 1
                         w = ws
                         break
-            if not reach(sc, w, band):
+            if not reach_nb(sc, w, band):
                 act = ACT_CLOSE_IN
             elif sc.chars[i, CF.S_MOVE] == MV.KEEP_RANGE and sc.weapons[w, WF.KIND] != K.MELEE and band == 0:
                 act = ACT_AWAY
         # one call site each for move and attack: every inlined copy costs compile time
         if act != ACT_ATTACK:
-            move(rng, b, sc, view, i, t, act == ACT_AWAY)
+            move_nb(rng, b, sc, view, i, t, act == ACT_AWAY)
             return
-        again = attack(rng, b, sc, view, cx, i, t, w)
+        again = attack_nb(rng, b, sc, view, cx, i, t, w)
         if ctrl or not again or extra == 1:
             return
 
 
-@nb.njit(inline="always")
-def sides_able(b, sc):
-    """Bit mask of sides with a member able to act."""
-    m = 0
-    for i in range(sc.chars.shape[0]):
-        if can_act(b, i):
-            m |= 1 << sc.chars[i, CF.SIDE]
-    return m
-
-
 @kernel_template(hooks=("u_target", "u_reaction", "builtin_target", "builtin_reaction"))
-def play_chunk(key, start, count, S, out):
+def play_chunk_nb(key, start, count, S, out):
     """Template: combats [start, start+count) with the bound strategy hooks."""
     n = S.chars.shape[0]
-    owned = new_battle(n)
-    b = unmanaged_battle(owned)
-    sc = unmanaged_scenario(S)
+    owned = new_battle_nb(n)
+    b = unmanaged_battle_nb(owned)
+    sc = unmanaged_scenario_nb(S)
     view = View(sc, b.bs, b.info)
     rng_owned = np.zeros(4, np.uint64)
-    rng = unmanaged(rng_owned)
+    rng = unmanaged_nb(rng_owned)
     ctx_owned = np.zeros(N_CTX, np.int64)
-    cx = context_address(ctx_owned, rng, view)
+    cx = context_address_nb(ctx_owned, rng, view)
     nsides = sc.rules[RL.N_SIDES]
     first = sc.rules[RL.FIRST_SIDE]
     max_rounds = sc.rules[RL.MAX_ROUNDS]
     for g in range(start, start + count):
-        seed_stream(rng, key, g)
-        reset_battle(b, sc)
+        seed_stream_nb(rng, key, g)
+        reset_battle_nb(b, sc)
         winner = -1
         rnd = 0
         done = False
@@ -602,8 +348,8 @@ def play_chunk(key, start, count, S, out):
                     if sc.chars[i, CF.SIDE] != side:
                         continue
                     b.info[I_ACTOR] = i
-                    take_turn(rng, view, cx, i)
-                    able = sides_able(b, sc)
+                    take_turn_nb(rng, view, cx, i)
+                    able = sides_able_nb(b, sc)
                     if able & (able - 1) == 0:  # at most one side can still act
                         done = True
                         if able:
@@ -630,17 +376,17 @@ def play_chunk(key, start, count, S, out):
             out.fell[i] += b.bs[i, B.FELL]
             if b.bs[i, B.STATUS] == ST.LOST:
                 out.lost[i] += 1
-            if can_act(b, i):
+            if can_act_nb(b, i):
                 out.survived[i] += 1
             out.dealt[i] += b.bs[i, B.DEALT]
             out.taken[i] += b.bs[i, B.TAKEN]
-    keep_alive(owned.bs)
-    keep_alive(rng_owned)
-    keep_alive(ctx_owned)
+    keep_alive_nb(owned.bs)
+    keep_alive_nb(rng_owned)
+    keep_alive_nb(ctx_owned)
 
 
 @nb.njit
-def keep_alive(a):
+def keep_alive_nb(a):
     return a.shape[0]
 
 
@@ -648,5 +394,5 @@ def chunk_kernel(target=None, reaction=None):
     """The compiled (disk-cached) combat kernel, with optional user target/reaction plug-ins."""
     from strategies.trpg import BUILTIN  # looked up here: strategies depend on the game, not back
 
-    return specialize(play_chunk, {"u_target": target or no_target, "u_reaction": reaction or no_reaction,
-                                   "builtin_target": BUILTIN["target"], "builtin_reaction": BUILTIN["reaction"]})
+    return specialize(play_chunk_nb, {"u_target": target or no_target_nb, "u_reaction": reaction or no_reaction_nb,
+                                      "builtin_target": BUILTIN["target"], "builtin_reaction": BUILTIN["reaction"]})

@@ -1,0 +1,191 @@
+"""The TRPG's rule steps on the battle state (docs/rules/trpg.md): the 3d6 check (R-1),
+penalties, MP loss and costs (R-11), the monologue (T-5), reach, falling, applying damage,
+movement (T-6), who stands and who can act, reloading, and resetting a battle. None of
+them calls a strategy hook: the steps that do (``damage_nb``, ``attack_nb``,
+``take_turn_nb``) stay in the kernel template's module, sim/trpg/game_nb.py, where
+sim.core.kernels.specialize finds them as companions."""
+import numba as nb
+import numpy as np
+
+from sim.core.rng import randint_nb
+from sim.trpg.enums import CF, K, OUT, RL, ST, WF, B
+from sim.trpg.sheets import MAX_WEAPONS
+
+U1 = np.uint64(1)
+
+
+@nb.njit(inline="always")
+def _bit_nb(i):
+    return U1 << np.uint64(i)
+
+
+@nb.njit(inline="always")
+def roll3d6_nb(rng):
+    return randint_nb(rng, 6) + randint_nb(rng, 6) + randint_nb(rng, 6) + 3
+
+
+@nb.njit
+def reset_battle_nb(b, sc):
+    n = sc.chars.shape[0]
+    for i in range(n):
+        b.bs[i, B.HP] = sc.chars[i, CF.HP]
+        b.bs[i, B.MP] = sc.chars[i, CF.MP]
+        b.bs[i, B.X] = sc.chars[i, CF.X]
+        b.bs[i, B.Y] = sc.chars[i, CF.Y]
+        b.bs[i, B.STATUS] = ST.OK
+        b.bs[i, B.CTRL] = 0
+        b.bs[i, B.SUB_USED] = 0
+        b.bs[i, B.EQUIP] = 0
+        for s in range(MAX_WEAPONS):
+            w = sc.char_weapons[i, s]
+            b.bs[i, B.AMMO0 + s] = sc.weapons[w, WF.AMMO] if w >= 0 else 0
+        b.bs[i, B.ARM0 + 0] = -1  # -1: undamaged; >= 0: damaged, absorbed that much (R-9)
+        b.bs[i, B.ARM0 + 1] = -1
+        b.bs[i, B.SKIP] = 0
+        b.bs[i, B.MONO_USED] = 0
+        b.bs[i, B.MONO_ROUNDS] = 0
+        b.bs[i, B.MONO_CRITS] = 0
+        b.bs[i, B.SYM_PEN] = 0
+        b.bs[i, B.DEALT] = 0
+        b.bs[i, B.TAKEN] = 0
+        b.bs[i, B.FELL] = 0
+        b.bs[i, B.EXTRA] = 0
+
+
+@nb.njit(inline="always")
+def check_nb(rng, b, sc, actor, target, penalty):
+    """A 3d6 check (R-1); a monologue's pending criticals are used first (T-5)."""
+    if b.bs[actor, B.MONO_CRITS] > 0 and b.bs[actor, B.MONO_ROUNDS] > 0:
+        b.bs[actor, B.MONO_CRITS] -= 1
+        return OUT.CRITICAL
+    r = roll3d6_nb(rng)
+    if r == 3:
+        return OUT.CRITICAL
+    if r == 18:
+        return OUT.FUMBLE
+    return OUT.SUCCESS if r + penalty <= target else OUT.FAIL
+
+
+@nb.njit(inline="always")
+def base_penalty_nb(b, sc, i):
+    return b.bs[i, B.SYM_PEN] + sc.rules[RL.SLEEP_PENALTY]
+
+
+@nb.njit(inline="always")
+def arm_penalty_nb(b, i):
+    p = 0
+    for a in range(2):
+        if b.bs[i, B.ARM0 + a] > 0:
+            p += b.bs[i, B.ARM0 + a]
+    return p
+
+
+@nb.njit(inline="always")
+def lose_mp_nb(rng, b, sc, i, amount):
+    """MP drops; crossing to <= 0 rolls the symptom table and maybe kaii control (R-11)."""
+    if amount <= 0:
+        return
+    before = b.bs[i, B.MP]
+    b.bs[i, B.MP] -= amount
+    if before > 0 and b.bs[i, B.MP] <= 0:
+        r = roll3d6_nb(rng)
+        for k in range(sc.symptoms.shape[0]):
+            if r <= sc.symptoms[k, 0]:
+                b.bs[i, B.SYM_PEN] = sc.symptoms[k, 1]
+                break
+        if r <= sc.chars[i, CF.SP] // 5 and b.bs[i, B.STATUS] != ST.LOST:
+            b.bs[i, B.CTRL] = 1  # until MP >= 1, fallen or not (R-11)
+
+
+@nb.njit(inline="always")
+def pay_nb(rng, b, sc, i, cost):
+    """An ability of cost c is free while c <= SP; otherwise c - SP MP per use."""
+    sp = sc.chars[i, CF.SP]
+    if cost > sp:
+        lose_mp_nb(rng, b, sc, i, cost - sp)
+
+
+@nb.njit(inline="always")
+def monologue_nb(b, sc, i):
+    b.bs[i, B.MONO_USED] = 1
+    b.bs[i, B.MP] = sc.chars[i, CF.MP]
+    b.bs[i, B.MONO_ROUNDS] = 3
+    b.bs[i, B.MONO_CRITS] = 3
+    b.bs[i, B.SYM_PEN] = 0
+    b.bs[i, B.CTRL] = 0
+
+
+@nb.njit(inline="always")
+def reach_nb(sc, w, band):
+    return band <= 1 if sc.weapons[w, WF.KIND] == K.MELEE else True
+
+
+@nb.njit(inline="always")
+def fall_if_down_nb(b, i):
+    if b.bs[i, B.HP] <= 0 and b.bs[i, B.STATUS] == ST.OK:
+        b.bs[i, B.STATUS] = ST.FALLEN
+        b.bs[i, B.FELL] = 1
+
+
+@nb.njit(inline="always")
+def apply_damage_nb(b, attacker, d, dmg):
+    b.bs[d, B.HP] -= dmg
+    b.bs[attacker, B.DEALT] += dmg
+    b.bs[d, B.TAKEN] += dmg
+    fall_if_down_nb(b, d)
+
+
+@nb.njit(inline="always")
+def step_toward_nb(b, view, i, t, away):
+    """One square toward (or away from) t."""
+    dx = view.bs[t, B.X] - view.bs[i, B.X]
+    dy = view.bs[t, B.Y] - view.bs[i, B.Y] if view.sc.rules[RL.GRID] == 1 else 0
+    s = -1 if away else 1
+    if dx != 0 or away:
+        b.bs[i, B.X] += s * (1 if dx > 0 else (-1 if dx < 0 else 1))
+    if dy != 0:
+        b.bs[i, B.Y] += s * (1 if dy > 0 else -1)
+
+
+@nb.njit(inline="always")
+def move_nb(rng, b, sc, view, i, t, away):
+    """Athletics check: success spends the main action, failure main and sub; one square either way."""
+    oc = check_nb(rng, b, sc, i, sc.chars[i, CF.ATHLETICS], base_penalty_nb(b, sc, i))
+    if oc == OUT.FAIL or oc == OUT.FUMBLE:
+        b.bs[i, B.SUB_USED] = 1
+    if oc == OUT.FUMBLE and sc.rules[RL.FUMBLE_ALLY] == 0:
+        b.bs[i, B.SKIP] += 1  # R-3
+    step_toward_nb(b, view, i, t, away)
+
+
+@nb.njit(inline="always")
+def standing_nb(b, i):
+    """On its feet (possibly kaii-controlled): a legal target."""
+    return b.bs[i, B.STATUS] == ST.OK
+
+
+@nb.njit(inline="always")
+def can_act_nb(b, i):
+    """Standing and in control of itself: counts for its side (a side loses without one)."""
+    return b.bs[i, B.STATUS] == ST.OK and b.bs[i, B.CTRL] == 0
+
+
+@nb.njit(inline="always")
+def reload_if_empty_nb(b, sc, i, w):
+    """Reload the equipped weapon when empty; True when that spends the main action."""
+    if sc.weapons[w, WF.AMMO] > 0 and b.bs[i, B.AMMO0 + b.bs[i, B.EQUIP]] == 0:
+        b.bs[i, B.AMMO0 + b.bs[i, B.EQUIP]] = sc.weapons[w, WF.AMMO]
+        if sc.weapons[w, WF.RELOAD_MAIN] == 1 or b.bs[i, B.SUB_USED] == 1:
+            return True  # a main-action reload, or the sub action is gone
+        b.bs[i, B.SUB_USED] = 1
+    return False
+
+
+@nb.njit(inline="always")
+def sides_able_nb(b, sc):
+    """Bit mask of sides with a member able to act."""
+    m = 0
+    for i in range(sc.chars.shape[0]):
+        if can_act_nb(b, i):
+            m |= 1 << sc.chars[i, CF.SIDE]
+    return m
