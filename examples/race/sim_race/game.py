@@ -12,7 +12,7 @@ from sim.core.seeding import run_key
 from sim.core.stats import wilson
 from sim_race.config import Setup, build_config, compile_setup
 from sim_race.enums import SIDES, C, P
-from sim_race.nb import chunk_kernel, new_counts
+from sim_race.game_nb import chunk_kernel, new_counts
 from sim_race.strategies import STRATEGIES, RaceStrategy
 
 
