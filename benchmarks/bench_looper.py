@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import ROOT, draws_per_game, naive_rate, rate, report, rng_rows  # noqa: E402
 
 from sim.core.seeding import run_key  # noqa: E402
-from sim.looper.game import resolve_roster, run  # noqa: E402
+from sim.looper.game import resolve_setup, run  # noqa: E402
 from strategies.looper import PLAYERS, SCRIPTWRITERS  # noqa: E402
 from tests.naive.looper import naive_game  # noqa: E402
 
@@ -38,7 +38,7 @@ def engine_rate(games: int, player: str, writer: str, threads=None) -> float:
 
 
 def naive(games: int) -> float:
-    roster = resolve_roster()
+    roster = resolve_setup()
     key = run_key(1)
     p, w = PLAYERS.get("random"), SCRIPTWRITERS.get("random")
     return naive_rate(games, lambda g: naive_game(roster, key, g, p, w))

@@ -72,8 +72,8 @@ def single(game: str, games: int, base: dict) -> float:
         run(games, 1, threads=2)
     else:
         from sim.trpg.game import run
-        from sim.trpg.sheets import resolve_scenario
-        sc = resolve_scenario(ROOT / "sim" / "trpg" / "data" / "scenarios" / base["scenario"])
+        from sim.trpg.sheets import resolve_setup
+        sc = resolve_setup(ROOT / "sim" / "trpg" / "data" / "scenarios" / base["scenario"])
         run(1000, 1, scenario=sc)
         t = time.perf_counter()
         run(games, 1, scenario=sc, threads=2)

@@ -19,18 +19,18 @@ from harness import ROOT, draws_per_game, naive_rate, report, rng_rows  # noqa: 
 
 from sim.core.seeding import run_key  # noqa: E402
 from sim.trpg.game import run  # noqa: E402
-from sim.trpg.sheets import resolve_scenario  # noqa: E402
+from sim.trpg.sheets import resolve_setup  # noqa: E402
 
 SQUAD = ROOT / "sim" / "trpg" / "data" / "scenarios" / "squad.toml"
 # plays G combats with one thread (harness.draws_per_game)
-DRAWS_CODE = ("from sim.trpg.game import run; from sim.trpg.sheets import resolve_scenario; "
-              f"run(G, 1, threads=1, scenario=resolve_scenario({str(SQUAD)!r}))")
+DRAWS_CODE = ("from sim.trpg.game import run; from sim.trpg.sheets import resolve_setup; "
+              f"run(G, 1, threads=1, scenario=resolve_setup({str(SQUAD)!r}))")
 
 
 def naive(games: int) -> float:
     from tests.naive.trpg import naive_combat
 
-    sc = resolve_scenario(SQUAD)
+    sc = resolve_setup(SQUAD)
     key = run_key(1)
     return naive_rate(games, lambda g: naive_combat(sc, key, g))
 
@@ -42,7 +42,7 @@ def main() -> None:
     ap.add_argument("--draw-games", type=int, default=200, help="combats replayed to count random draws")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
-    sc = resolve_scenario(SQUAD)
+    sc = resolve_setup(SQUAD)
     run(1000, 0, scenario=sc)
     res = {"engine_4v4": run(a.games, 1, scenario=sc, threads=2).summary["games_per_second"][0],
            "engine_4v4_1_thread": run(a.games // 4, 1, scenario=sc, threads=1).summary["games_per_second"][0],

@@ -32,7 +32,7 @@ from sim.sweep.run import run_sweep
 from sim.sweep.spec import parse_spec
 from sim.trpg.dice import check_probability
 from sim.trpg.game import run
-from sim.trpg.sheets import resolve_scenario
+from sim.trpg.sheets import resolve_setup
 
 GAMES = int(os.environ.get("SIM_NB_GAMES", 20_000))
 OUT = Path(os.environ.get("SIM_NB_OUT", tempfile.mkdtemp(prefix="trpg-nb-")))
@@ -42,7 +42,7 @@ ALLEY = Path(__import__("sim.trpg", fromlist=["x"]).__file__).parent / "data" / 
 # ## The data: the scenario's sheets
 
 # %%
-sc = resolve_scenario(ALLEY)
+sc = resolve_setup(ALLEY)
 pl.DataFrame([{"character": c, "side": ch["side"], "hp": ch["hp"], **ch["skills"]}
               for c, ch in sc.config["characters"].items()])
 

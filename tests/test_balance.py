@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from sim.cli import app
 from sim.trpg.exact import duel_exact
-from sim.trpg.sheets import resolve_scenario
+from sim.trpg.sheets import resolve_setup
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -53,7 +53,7 @@ def duel(tmp_path):
 
 
 def exact(duel_dir, hp) -> float:
-    return duel_exact(resolve_scenario(duel_dir / "duel.toml", [f"characters.y.hp={hp}"]))["win_rate"]["a"]
+    return duel_exact(resolve_setup(duel_dir / "duel.toml", [f"characters.y.hp={hp}"]))["win_rate"]["a"]
 
 
 def spec(duel_dir, target, low=6, high=30, tol=0.01, extra="") -> Path:

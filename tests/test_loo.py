@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from sim.cli import app
 from sim.errors import SimInputError
 from sim.looper.enums import CHAR_FIELDS, SCHEMA
-from sim.looper.roster import build_config, compile_roster
+from sim.looper.roster import build_config, compile_setup
 
 runner = CliRunner()
 LG = 1500   # Looper games per row (25 rows)
@@ -37,7 +37,7 @@ def _bad(args, match, tmp_path):
 def _looper_rate(cfg: dict, seed: int) -> dict:
     from sim.looper.game import run
 
-    return run(LG, seed, roster=compile_roster(cfg), threads=2).summary.row(0, named=True)
+    return run(LG, seed, roster=compile_setup(cfg), threads=2).summary.row(0, named=True)
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,7 @@ def looper_pinned():
     bottom-rung man, who dies when the yakuza is with him: win rates far from 1."""
     from sim.looper.loo import leave_one_out
 
-    roster = compile_roster(build_config(sets=["setup.key_person=bottom_rung_man", "rules.max_loops=1"]))
+    roster = compile_setup(build_config(sets=["setup.key_person=bottom_rung_man", "rules.max_loops=1"]))
     return roster, leave_one_out(LG, 5, roster=roster, threads=2)
 
 
@@ -120,10 +120,10 @@ def test_char_fields_are_exactly_the_fields_naming_a_character(kind):
     CHAR_FIELDS must list exactly those, or leave one out would miss a reference."""
     for field in SCHEMA[kind]:
         eff = {"kind": kind, **{f: _field_value(f) for f in SCHEMA[kind]}}
-        compile_roster(build_config({"characters": {"turf_king": {"effects": [eff]}}}))  # valid as built
+        compile_setup(build_config({"characters": {"turf_king": {"effects": [eff]}}}))  # valid as built
         eff[field] = "nobody_at_all"
         with pytest.raises(SimInputError) as e:
-            compile_roster(build_config({"characters": {"turf_king": {"effects": [eff]}}}))
+            compile_setup(build_config({"characters": {"turf_king": {"effects": [eff]}}}))
         assert ("unknown character" in str(e.value)) == (field in CHAR_FIELDS), (kind, field, str(e.value))
 
 
@@ -164,9 +164,9 @@ def test_looper_cli_bad_input(tmp_path):
 @pytest.fixture(scope="module")
 def alley():
     from sim.trpg.loo import leave_one_out
-    from sim.trpg.sheets import resolve_scenario
+    from sim.trpg.sheets import resolve_setup
 
-    sc = resolve_scenario(ALLEY)
+    sc = resolve_setup(ALLEY)
     return sc, leave_one_out(TG, 4, scenario=sc, threads=2)
 
 

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from sim.core.seeding import python_rng, run_key
-from sim.looper import build_config, compile_roster, resolve_day
+from sim.looper import build_config, compile_setup, resolve_day
 from sim.looper.game import run
 from sim.looper.game_nb import (C_DAYS, C_KEY_DEATHS, C_LOOPS, C_PROT_DEATHS, C_WINS,
                                 C_WRONG_NAME, new_counts, play_chunk)
@@ -84,7 +84,7 @@ def random_case(rng: np.random.Generator, cfg: dict):
 
 def diff_days(cfg: dict, n_cases: int, seed: int):
     """Compare ``n_cases`` random days; returns (mismatches, stats)."""
-    roster = compile_roster(cfg)
+    roster = compile_setup(cfg)
     rng = np.random.default_rng(seed)
     bad = []
     stats = {"deaths": Counter(), "pairs": Counter(), "requests": 0, "misreported": 0, "cases": 0}
@@ -245,13 +245,13 @@ def writer(name: str):
 
 @pytest.fixture(scope="module")
 def rosters():
-    base = compile_roster(build_config())
-    named = compile_roster(build_config(sets=["rules.must_name_key_person=true"]))
-    named_ends = compile_roster(build_config({"rules": {"must_name_key_person": True,
+    base = compile_setup(build_config())
+    named = compile_setup(build_config(sets=["rules.must_name_key_person=true"]))
+    named_ends = compile_setup(build_config({"rules": {"must_name_key_person": True,
                                                          "wrong_name_ends_game": True}}))
-    prot = compile_roster(build_config(sets=["protagonist.location=school"], protagonist=["male", "loud"]))
-    exp = compile_roster(build_config(expansion=True))
-    pinned = compile_roster(build_config(sets=["setup.key_person=cat"]))
+    prot = compile_setup(build_config(sets=["protagonist.location=school"], protagonist=["male", "loud"]))
+    exp = compile_setup(build_config(expansion=True))
+    pinned = compile_setup(build_config(sets=["setup.key_person=cat"]))
     return {"base": base, "named": named, "named_ends": named_ends, "prot": prot, "expansion": exp,
             "pinned": pinned}
 
@@ -414,7 +414,7 @@ SCENARIOS = [
 def test_worked_examples(scenario):
     _, expansion, sets, layout, prot, pick, deaths, killed_by = scenario
     cfg = build_config(sets=sets, expansion=expansion)
-    roster = compile_roster(cfg)
+    roster = compile_setup(cfg)
 
     def choose(actor, cands):
         return pick if pick in cands else cands[0]

@@ -6,7 +6,7 @@ from running the engine. Layouts are tiny (only the listed characters are alive)
 a pair of one male and one female is only dangerous when mad_stalker (anywhere) or
 psychopath (in the pair) is alive, so most layouts are safe from accidental deaths.
 
-Roster order (bit order, the default chooser picks the first candidate in it):
+Setup order (bit order, the default chooser picks the first candidate in it):
 protagonist, bottom_rung_man, yakuza, fearmonger_auntie, pushy_feminist, psychopath,
 evil_spirit, right_winger, attention_seeker, bullied_kid, bully, cat,
 unforgiving_woman, laid_off_man, second_from_bottom, psychic_misa, rage, mad_stalker,
@@ -21,16 +21,16 @@ from __future__ import annotations
 import pytest
 
 from sim.errors import SimInputError
-from sim.looper import build_config, compile_roster, default_roster, resolve_day
+from sim.looper import build_config, compile_setup, default_setup, resolve_day
 
 
 # ---------------------------------------------------------------- helpers
 def roster_with(*sets: str, config=None, expansion: bool = False):
-    return compile_roster(build_config(config, sets=list(sets), expansion=expansion))
+    return compile_setup(build_config(config, sets=list(sets), expansion=expansion))
 
 
 def exp_roster():
-    return default_roster(expansion=True)  # cached
+    return default_setup(expansion=True)  # cached
 
 
 def at(loc: str, *ids: str) -> dict[str, str]:

@@ -14,7 +14,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.looper import build_config, compile_roster, default_roster, resolve_day
+from sim.looper import build_config, compile_setup, default_setup, resolve_day
 from sim.looper.game import run
 from sim.looper.game_nb import C_DAYS, C_GAMES, C_KEY_DEATHS, C_LOOPS, C_PROT_DEATHS, C_WINS
 from strategies.looper import ScriptwriterStrategy
@@ -22,7 +22,7 @@ from strategies.looper import ScriptwriterStrategy
 LOCS = ["park", "school", "suburb", "ruins", "underworld"]
 NEXT = {l: LOCS[(i + 1) % len(LOCS)] for i, l in enumerate(LOCS)}
 ATTRS = ["male", "female", "strong", "weak", "loud", "occult", "child"]
-BASE = default_roster()
+BASE = default_setup()
 IDS = BASE.ids[1:]
 ORDER = {c: i for i, c in enumerate(BASE.ids)}
 
@@ -282,7 +282,7 @@ def test_day_matches_reference_model(inp):
 
 LOW_THR = dict(BASE_THR, bullied_kid=2, unforgiving_woman=1, masuyo=1, rage=2, agitator=2,
                laid_off_man=4, attention_seeker=5, evil_spirit=3, fearmonger_auntie=1)
-LOW = compile_roster(build_config(sets=[f"{c}.threshold={v}" for c, v in LOW_THR.items()]))
+LOW = compile_setup(build_config(sets=[f"{c}.threshold={v}" for c, v in LOW_THR.items()]))
 
 
 @settings(max_examples=300, **SETTINGS)
@@ -307,7 +307,7 @@ def _reordered_roster(seed):
     items = list(cfg["characters"].items())
     random.Random(seed).shuffle(items)
     cfg["characters"] = dict(items)
-    return compile_roster(cfg)
+    return compile_setup(cfg)
 
 
 SHUFFLED = [_reordered_roster(s) for s in range(3)]

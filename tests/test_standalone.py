@@ -103,19 +103,19 @@ def test_rules_page_hash_is_the_projects_page(game):
 
 def test_scenario_by_name_from_another_directory(tmp_path, monkeypatch):
     from sim.trpg.matrix import builds_path
-    from sim.trpg.sheets import resolve_scenario, scenario_path, shipped_scenarios
+    from sim.trpg.sheets import resolve_setup, scenario_path, shipped_scenarios
 
     monkeypatch.chdir(tmp_path)
     shipped = ROOT / "sim" / "trpg" / "data" / "scenarios" / "alley.toml"
     assert scenario_path("alley").samefile(shipped)
     assert scenario_path("alley.toml").samefile(shipped)
-    assert resolve_scenario("alley").name == "alley"
+    assert resolve_setup("alley").name == "alley"
     assert builds_path("builds").samefile(ROOT / "sim" / "trpg" / "data" / "builds.toml")
     assert "alley" in shipped_scenarios() and shipped_scenarios()["alley"]
     # An existing file wins over a shipped name.
     (tmp_path / "alley.toml").write_text(shipped.read_text(encoding="utf-8").replace('name = "alley"', 'name = "mine"'))
-    assert resolve_scenario("alley.toml").name == "mine"
-    assert resolve_scenario("alley").name == "alley"  # a bare name is not a file here
+    assert resolve_setup("alley.toml").name == "mine"
+    assert resolve_setup("alley").name == "alley"  # a bare name is not a file here
     with pytest.raises(SimInputError, match="alley, squad"):
         scenario_path("nowhere")
 

@@ -226,13 +226,13 @@ def test_balance_spec_unknown_keys(tmp_path, text, needles):
 # ----------------------------------------------------------------------------- --set reaches every documented key
 def test_trpg_set_keys_left_at_their_default(tmp_path):
     from sim.trpg.enums import CF
-    from sim.trpg.sheets import resolve_scenario
+    from sim.trpg.sheets import resolve_setup
 
     duel = write(tmp_path, "duel.toml", DUEL)
-    sc = resolve_scenario(duel, ["characters.b.kaii=true", "characters.a.strategy.cover=false"])
+    sc = resolve_setup(duel, ["characters.b.kaii=true", "characters.a.strategy.cover=false"])
     assert sc.config["characters"]["b"]["kaii"] is True
     assert sc.nb.chars[1, CF.KAII] == 1 and sc.nb.chars[0, CF.S_COVER] == 0
-    sq = resolve_scenario(SQUAD, ["characters.p1.strategy.cover=false", "characters.p1.items.reduction=2"])
+    sq = resolve_setup(SQUAD, ["characters.p1.strategy.cover=false", "characters.p1.items.reduction=2"])
     assert sq.config["characters"]["p1"]["strategy"] == {"cover": False}
     assert sq.nb.chars[0, CF.S_COVER] == 0 and sq.nb.chars[0, CF.ITEM_FIXED] == 2
     # and they change the result: a kaii takes nothing from the (physical) bat
@@ -253,15 +253,15 @@ def test_trpg_set_unknown_keys_exit_2():
 
 
 def test_looper_set_lists_and_defaults():
-    from sim.looper.roster import build_config, compile_roster
+    from sim.looper.roster import build_config, compile_setup
 
     for value in ("1,2,3", "[1,2,3]", "[1, 2, 3]"):
-        r = compile_roster(build_config(sets=[f"rules.guest_move_days={value}"]))
+        r = compile_setup(build_config(sets=[f"rules.guest_move_days={value}"]))
         assert r.config["rules"]["guest_move_days"] == [1, 2, 3]
         assert r.nb.guest_day.tolist()[:4] == [-1, 0, 1, 2]
-    assert compile_roster(build_config(sets=["rules.guest_move_days=5"])).config["rules"]["guest_move_days"] == [5]
-    assert compile_roster(build_config(sets=["rules.guest_move_days="])).config["rules"]["guest_move_days"] == []
-    r = compile_roster(build_config(sets=["rules.wrong_name_ends_game=true", "characters.cat.attributes=weak,strong",
+    assert compile_setup(build_config(sets=["rules.guest_move_days=5"])).config["rules"]["guest_move_days"] == [5]
+    assert compile_setup(build_config(sets=["rules.guest_move_days="])).config["rules"]["guest_move_days"] == []
+    r = compile_setup(build_config(sets=["rules.wrong_name_ends_game=true", "characters.cat.attributes=weak,strong",
                                           "characters.cat.effects.0.amount=-2"]))
     assert r.config["rules"]["wrong_name_ends_game"] is True
     assert r.config["characters"]["cat"]["attributes"] == ["weak", "strong"]

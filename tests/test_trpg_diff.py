@@ -27,7 +27,7 @@ from sim.core.config import load_toml
 from sim.core.seeding import run_key
 from sim.trpg.game_nb import C_DRAWS, C_GAMES, C_ROUNDS, chunk_kernel, new_counts
 from sim.trpg.game import run
-from sim.trpg.sheets import DATA, build_config, compile_scenario, resolve_scenario
+from sim.trpg.sheets import DATA, build_config, compile_setup, resolve_setup
 from tests.naive.trpg import KNOWN_QUIRKS, naive_combat
 
 SCEN = DATA / "scenarios"
@@ -99,7 +99,7 @@ EXAMPLES = {
 @pytest.mark.parametrize("name", list(EXAMPLES))
 def test_example_scenarios_match_naive(kernel, name):
     base, sets = EXAMPLES[name]
-    sc = resolve_scenario(base() if callable(base) else SCEN / f"{base}.toml", sets)
+    sc = resolve_setup(base() if callable(base) else SCEN / f"{base}.toml", sets)
     bad, results = diff_combats(kernel, sc, KEY, 200)
     assert not bad, _report(bad)
     # not vacuous: combats are decided, people fall, many dice are rolled
@@ -240,7 +240,7 @@ def test_random_scenarios_match_naive(kernel, batch):
     totals = Counter()
     for case in range(45):
         cfg = random_config(rng)
-        sc = compile_scenario(build_config(cfg))
+        sc = compile_setup(build_config(cfg))
         feats |= _features(cfg)
         b, results = diff_combats(kernel, sc, key, 4, start=4 * case)
         n += len(results)
@@ -307,7 +307,7 @@ def test_focused_random_scenarios_match_naive(kernel, kind):
     bad, n = [], 0
     for case in range(40):
         cfg = focused_config(rng, kind)
-        sc = compile_scenario(build_config(cfg))
+        sc = compile_setup(build_config(cfg))
         b, results = diff_combats(kernel, sc, key, 3, start=3 * case)
         n += len(results)
         bad += [(case, g, d) for g, d in b]
@@ -319,7 +319,7 @@ def test_focused_random_scenarios_match_naive(kernel, kind):
 
 def test_run_matches_naive_combat_for_combat():
     games, seed = 300, 11
-    sc = resolve_scenario(SCEN / "alley.toml")
+    sc = resolve_setup(SCEN / "alley.toml")
     r = run(games, seed, scenario=sc, threads=2, chunk_size=64)
     key = run_key(seed)
     naive = [naive_combat(sc, key, g) for g in range(games)]
@@ -339,7 +339,7 @@ def test_run_matches_naive_combat_for_combat():
 def test_run_win_rate_statistic():
     """The naive win rate (400 combats of one run) and a large engine run (another seed)
     agree within 4 standard errors of the difference."""
-    sc = resolve_scenario(SCEN / "squad.toml")
+    sc = resolve_setup(SCEN / "squad.toml")
     n_big = 2_000 if NOJIT else 20_000
     big = run(n_big, 3, scenario=sc, threads=2)
     p_big = big.to_json()["win_rate"]["players"]
@@ -362,9 +362,9 @@ def test_run_win_rate_statistic():
 
 def _witness(q: str):
     if q == "fists_are_a_weapon":
-        return resolve_scenario(SCEN / "squad.toml"), 30
+        return resolve_setup(SCEN / "squad.toml"), 30
     if q == "fumble_only_attack_dodge":
-        return resolve_scenario(SCEN / "alley.toml"), 150
+        return resolve_setup(SCEN / "alley.toml"), 150
     sk = {"athletics": 10, "melee": 12, "dodge": 8, "shooting": 12}
     gun = {"dice": "2d6", "kind": "ranged", "ammo": 1, "reload": "main"}
     if q == "cyclic_side_order":
@@ -392,7 +392,7 @@ def _witness(q: str):
                "rules": {"max_rounds": 15}}
     else:  # pragma: no cover
         raise KeyError(q)
-    return compile_scenario(build_config(cfg)), 60
+    return compile_setup(build_config(cfg)), 60
 
 
 @pytest.mark.parametrize("quirk", sorted(KNOWN_QUIRKS))

@@ -23,7 +23,7 @@ from sim.trpg.cli_exact import app as exact_app
 from sim.trpg.exact import duel_exact, duel_exact_builds
 from sim.trpg.game import run
 from sim.trpg.matrix import load_builds, pair_scenario
-from sim.trpg.sheets import build_config, compile_scenario
+from sim.trpg.sheets import build_config, compile_setup
 
 DATA = Path(__file__).resolve().parents[1] / "sim" / "trpg" / "data"
 BUILDS = DATA / "builds.toml"
@@ -52,7 +52,7 @@ def scen(a: dict, b: dict, first: str = "a", rules: dict | None = None, dist: in
            "characters": {"x": {"side": "a", "position": 0, **a}, "y": {"side": "b", "position": dist, **b}}}
     if rules:
         cfg["rules"] = rules
-    return compile_scenario(build_config(cfg))
+    return compile_setup(build_config(cfg))
 
 
 def C(hp, melee=10, dodge=10, shooting=10, weapons=("knife",), reaction="none", **kw):
@@ -296,7 +296,7 @@ def test_rejected_not_one_v_one():
     cfg = {"scenario": {"sides": ["a", "b"]},
            "characters": {"x": {"side": "a", **C(5)}, "y": {"side": "b", **C(5)}, "z": {"side": "b", **C(5)}}}
     with pytest.raises(SimInputError, match="two characters"):
-        duel_exact(compile_scenario(build_config(cfg)))
+        duel_exact(compile_setup(build_config(cfg)))
     with pytest.raises(SimInputError):
         duel_exact("not a scenario")
 

@@ -1,6 +1,6 @@
 """The TRPG combat engine, rule by rule (docs/rules/trpg.md R-1 … R-13, docs/trpg.md T-1 … T-6).
 
-Every test builds a small scenario by hand (a dict through ``compile_scenario(build_config(d))``)
+Every test builds a small scenario by hand (a dict through ``compile_setup(build_config(d))``)
 and reads the engine's aggregate counts (``chunk_kernel()`` over many combats). Random rates
 are checked within 4 standard errors of their exact value; where a rule can be pinned
 exactly, a micro-scenario makes it deterministic: a character with ``mp = 2`` and
@@ -23,7 +23,7 @@ from sim.core.seeding import run_key
 from sim.errors import SimInputError
 from sim.trpg.game_nb import C_DRAWS, C_GAMES, C_ROUNDS, chunk_kernel, new_counts
 from sim.trpg.game import run
-from sim.trpg.sheets import build_config, compile_scenario
+from sim.trpg.sheets import build_config, compile_setup
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -76,7 +76,7 @@ def scenario(chars: dict, rules=None, sides=("a", "b"), first=None, symptoms=Non
         cfg["scenario"]["first"] = first
     if symptoms is not None:
         cfg["symptoms"] = symptoms
-    return compile_scenario(build_config(cfg))
+    return compile_setup(build_config(cfg))
 
 
 def play(sc, games: int, seed: int = 1):
@@ -739,4 +739,4 @@ def test_bad_sheets_raise_clear_errors(patch, message):
            "characters": {"x": char("a"), "y": char("b")}}
     patch(cfg)
     with pytest.raises(SimInputError, match=re.escape(message)):
-        compile_scenario(build_config(cfg))
+        compile_setup(build_config(cfg))

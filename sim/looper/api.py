@@ -10,7 +10,7 @@ import numpy as np
 from sim.core.kernels import stamped
 from sim.errors import SimInputError
 from sim.looper import day_nb as _nb
-from sim.looper.roster import Roster, build_config, compile_roster
+from sim.looper.roster import Setup, build_config, compile_setup
 
 
 @dataclass(frozen=True)
@@ -22,8 +22,8 @@ class DayResult:
 
 
 @lru_cache(maxsize=4)
-def default_roster(expansion: bool = False) -> Roster:
-    return compile_roster(build_config(expansion=expansion))
+def default_setup(expansion: bool = False) -> Setup:
+    return compile_setup(build_config(expansion=expansion))
 
 
 @lru_cache(maxsize=1)
@@ -31,7 +31,7 @@ def _kernels() -> dict:
     return {name: stamped(getattr(_nb, name)) for name in ("day_buffers_nb", "day_start_nb", "day_finish_nb")}
 
 
-def _mask_ids(roster: Roster, mask: int) -> list[str]:
+def _mask_ids(roster: Setup, mask: int) -> list[str]:
     return [roster.ids[i] for i in range(roster.n_chars) if (mask >> i) & 1]
 
 
@@ -40,7 +40,7 @@ def resolve_day(
     *,
     protagonist: Iterable[str] = frozenset(),
     choose: Callable[[str, Sequence[str]], str] | None = None,
-    roster: Roster | None = None,
+    roster: Setup | None = None,
 ) -> DayResult:
     """Resolve one day (R-7) for ``layout`` (living id -> location id).
 
@@ -48,7 +48,7 @@ def resolve_day(
     picks the victim of a "one character dies" rule; by default the first candidate in
     roster order.
     """
-    roster = roster or default_roster()
+    roster = roster or default_setup()
     prot = frozenset(protagonist)
     if "protagonist" in layout or prot:
         roster = roster.with_protagonist(sorted(prot, key=roster.attr_names.index)

@@ -13,7 +13,7 @@ from sim.core.stats import wilson
 from sim.looper.enums import I
 from sim.looper.game_nb import (C_DAYS, C_GAMES, C_KEY_DEATHS, C_LOOPS, C_PROT_DEATHS, C_WINS,
                                 C_WRONG_NAME, chunk_kernel, new_counts)
-from sim.looper.roster import Roster, build_config, compile_roster
+from sim.looper.roster import Setup, build_config, compile_setup
 
 if TYPE_CHECKING:  # annotations only: strategies import the game, not the other way round
     from strategies.looper import PlayerStrategy, ScriptwriterStrategy
@@ -23,7 +23,7 @@ EMPTY_PARAMS = np.zeros((1, 1), np.int64)
 
 @dataclass(kw_only=True)
 class LooperResult(GameResult):
-    roster: Roster
+    roster: Setup
     player: str
     scriptwriter: str
 
@@ -35,8 +35,8 @@ class LooperResult(GameResult):
         return row
 
 
-def resolve_roster(config=None, sets: Iterable[str] = (), *, expansion=False, protagonist=None) -> Roster:
-    return compile_roster(build_config(config, sets, expansion=expansion, protagonist=protagonist))
+def resolve_setup(config=None, sets: Iterable[str] = (), *, expansion=False, protagonist=None) -> Setup:
+    return compile_setup(build_config(config, sets, expansion=expansion, protagonist=protagonist))
 
 
 def resolve_player(player: str | PlayerStrategy) -> PlayerStrategy:
@@ -65,7 +65,7 @@ def run(
     *,
     player: str | PlayerStrategy = "random",
     scriptwriter: str | ScriptwriterStrategy = "random",
-    roster: Roster | None = None,
+    roster: Setup | None = None,
     config=None,
     sets: Iterable[str] = (),
     protagonist: Iterable[str] | None = None,
@@ -80,7 +80,7 @@ def run(
     tables: bool = True,
 ) -> LooperResult:
     """Play ``games`` whole games and aggregate them (memory flat in ``games``)."""
-    roster = roster or resolve_roster(config, sets, expansion=expansion, protagonist=protagonist)
+    roster = roster or resolve_setup(config, sets, expansion=expansion, protagonist=protagonist)
     p, w = resolve_player(player), resolve_scriptwriter(scriptwriter)
     params = writer_params(w, roster, seed, spawn) if params is None else params
     key = run_key(seed, *spawn)
@@ -98,7 +98,7 @@ def run(
     return out
 
 
-def writer_params(w: ScriptwriterStrategy, roster: Roster, seed: int, spawn: tuple[int, ...] = ()) -> np.ndarray:
+def writer_params(w: ScriptwriterStrategy, roster: Setup, seed: int, spawn: tuple[int, ...] = ()) -> np.ndarray:
     """The scriptwriter's prepared parameters (e.g. the adversarial setup pool) for a run;
     pass them back to :func:`run` as ``params`` to reuse them across batches."""
     if w.prepare is None:
@@ -162,5 +162,5 @@ def summary_tables(r: LooperResult) -> dict[str, pl.DataFrame]:
     return {"summary": summary, "wins_by_loop": wins_by_loop, "deaths": deaths, "key_person": key_person}
 
 
-__all__ = ["LooperResult", "play", "run", "resolve_player", "resolve_roster", "resolve_scriptwriter",
+__all__ = ["LooperResult", "play", "run", "resolve_player", "resolve_setup", "resolve_scriptwriter",
            "summary_tables", "I"]

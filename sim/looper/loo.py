@@ -8,7 +8,7 @@ import polars as pl
 
 from sim.errors import SimInputError
 from sim.looper.enums import CHAR_FIELDS
-from sim.looper.roster import Roster, compile_roster
+from sim.looper.roster import Setup, compile_setup
 
 SCHEMA = {"removed": pl.String, "player_win_rate": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
           "delta": pl.Float64, "games": pl.Int64, "note": pl.String}
@@ -55,7 +55,7 @@ def without_character(cfg: dict, cid: str) -> tuple[dict, list[str]]:
     return out, notes
 
 
-def leave_one_out(games: int, seed: int = 0, *, roster: Roster, **kw: Any) -> pl.DataFrame:
+def leave_one_out(games: int, seed: int = 0, *, roster: Setup, **kw: Any) -> pl.DataFrame:
     """The player's win rate with each table character in roster order removed.
 
     Every row plays ``games`` games with the same seed (common random numbers); the first
@@ -71,7 +71,7 @@ def leave_one_out(games: int, seed: int = 0, *, roster: Roster, **kw: Any) -> pl
     for cid in roster.ids[1:]:
         cfg, notes = without_character(roster.config, cid)
         try:
-            r2 = compile_roster(cfg)
+            r2 = compile_setup(cfg)
         except SimInputError as e:
             rows.append({"removed": cid, "player_win_rate": None, "ci_low": None, "ci_high": None,
                          "delta": None, "games": None, "note": "; ".join([*notes, str(e)])})

@@ -11,7 +11,7 @@ import polars as pl
 
 from sim.core.game import Game, Option, user_config
 from sim.core.validate import bool_at
-from sim.looper.roster import CONFIG_SCHEMA, _expand_short_path, build_config, compile_roster
+from sim.looper.roster import CONFIG_SCHEMA, _expand_short_path, build_config, compile_setup
 
 
 def _attrs(text):
@@ -51,7 +51,7 @@ class Looper(Game):
         return build_config(config, sets, expansion=expansion, protagonist=_attrs(protagonist))
 
     def compile(self, tree):
-        return compile_roster(tree)
+        return compile_setup(tree)
 
     def run(self, setup, strategies, games, seed=0, **kw):
         from sim.looper.game import run

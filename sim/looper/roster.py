@@ -1,7 +1,7 @@
 """Looper configuration → validated, compiled arrays for the kernels.
 
 The configuration is the merged TOML tree (``data/base.toml``, optionally
-``data/expansion.toml``, the user's file, ``--set`` overrides). :func:`compile_roster`
+``data/expansion.toml``, the user's file, ``--set`` overrides). :func:`compile_setup`
 checks it completely — every bad id or number raises one :class:`SimInputError` naming
 the path — and turns it into bitmask-friendly numpy arrays.
 """
@@ -99,7 +99,7 @@ def build_config(
 
 
 @dataclass
-class Roster:
+class Setup:
     """A compiled Looper configuration."""
 
     config: dict
@@ -141,12 +141,12 @@ class Roster:
     def effect_kind(self, e: int) -> str:
         return KIND_NAMES[int(self.nb.effects[e, F.KIND])]
 
-    def with_protagonist(self, attributes: Iterable[str], location: str | None = None) -> "Roster":
+    def with_protagonist(self, attributes: Iterable[str], location: str | None = None) -> "Setup":
         cfg = copy.deepcopy(self.config)
         cfg["protagonist"]["attributes"] = list(attributes)
         if location is not None:
             cfg["protagonist"]["location"] = location
-        return compile_roster(cfg)
+        return compile_setup(cfg)
 
 
 def _str_list(v: Any, where: str) -> list[str]:
@@ -157,7 +157,7 @@ def _str_list(v: Any, where: str) -> list[str]:
     return v
 
 
-def compile_roster(cfg: dict) -> Roster:
+def compile_setup(cfg: dict) -> Setup:
     try:
         return _compile(cfg)
     except SimInputError:
@@ -166,7 +166,7 @@ def compile_roster(cfg: dict) -> Roster:
         raise SimInputError(f"looper configuration: missing or malformed entry {e}") from None
 
 
-def _compile(cfg: dict) -> Roster:
+def _compile(cfg: dict) -> Setup:
     check_keys(cfg, CONFIG_SCHEMA, "looper configuration")
     for sec in ("rules", "locations", "attributes", "protagonist", "characters"):
         if not isinstance(cfg.get(sec), dict):
@@ -273,7 +273,7 @@ def _compile(cfg: dict) -> Roster:
     masks = np.zeros((len(eff), 3), np.uint64)
     effect_masks_nb(eff, char_attrs, masks)
     rnb = RosterNB(info, home, char_attrs, next_loc, eff, masks, guest_day)
-    return Roster(config=cfg, ids=ids, loc_ids=loc_ids, attr_names=attr_names, nb=rnb,
+    return Setup(config=cfg, ids=ids, loc_ids=loc_ids, attr_names=attr_names, nb=rnb,
                   fixed_key=_fixed_key(cfg.get("setup", {}), ids))
 
 

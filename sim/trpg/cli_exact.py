@@ -31,7 +31,7 @@ def exact_cmd(
 ):
     """Exact P(win) per side, P(draw) and mean rounds of a 1v1 duel without movement (no sampling)."""
     from sim.trpg.exact import duel_exact, duel_exact_builds
-    from sim.trpg.sheets import resolve_scenario
+    from sim.trpg.sheets import resolve_setup
 
     if builds is not None:
         if scenario is not None:
@@ -44,7 +44,7 @@ def exact_cmd(
             raise SimInputError("give a SCENARIO file, or --builds FILE --a NAME --b NAME")
         if a is not None or b is not None:
             raise SimInputError("--a/--b go with --builds")
-        res = duel_exact(resolve_scenario(scenario, sets), fractions=fractions)
+        res = duel_exact(resolve_setup(scenario, sets), fractions=fractions)
     if as_json:
         emit_json(res)
         return

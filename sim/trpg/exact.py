@@ -89,7 +89,7 @@ from sim.errors import SimInputError
 from sim.trpg.dice import Dice, check_probability
 from sim.trpg.enums import CF, K, MO, MV, RE, RL, WF
 from sim.trpg.rules_nb import p_success216_nb  # the engine's own rule for `auto`
-from sim.trpg.sheets import PLUGIN, Scenario
+from sim.trpg.sheets import PLUGIN, Setup
 
 #: Refuse chains larger than this many (start-of-round + mid-round) states.
 MAX_STATES = 1_000_000
@@ -129,7 +129,7 @@ class _Fighter:
     guard_parts: int  # bit 0 left arm, bit 1 right arm
 
 
-def _distance(sc: Scenario) -> int:
+def _distance(sc: Setup) -> int:
     c = sc.nb.chars
     dx = abs(int(c[0, CF.X]) - int(c[1, CF.X]))
     if int(sc.nb.rules[RL.GRID]) == 0:
@@ -137,7 +137,7 @@ def _distance(sc: Scenario) -> int:
     return max(dx, abs(int(c[0, CF.Y]) - int(c[1, CF.Y])))
 
 
-def _validate(sc: Scenario) -> None:
+def _validate(sc: Setup) -> None:
     S = sc.nb
     problems: list[str] = []
     if sc.n != 2 or len(sc.sides) != 2:
@@ -168,7 +168,7 @@ def _validate(sc: Scenario) -> None:
         raise SimInputError("exact duel: outside the model: " + "; ".join(problems))
 
 
-def _fighter(sc: Scenario, i: int, band: int) -> _Fighter:
+def _fighter(sc: Setup, i: int, band: int) -> _Fighter:
     S = sc.nb
     c = S.chars[i]
     w = int(S.char_weapons[i, 0])
@@ -205,7 +205,7 @@ def _add(d: dict, k, p) -> None:
 class _Duel:
     """Per-turn kernels (exact) and the reachable state graph of one duel."""
 
-    def __init__(self, sc: Scenario, fractions: bool = False):
+    def __init__(self, sc: Setup, fractions: bool = False):
         _validate(sc)
         self.fractions = fractions
         self.one = Fraction(1) if fractions else 1.0
@@ -412,7 +412,7 @@ def _propagate_exact(lists, edges, wins, R):
     return ends, sum(v.values(), Fraction(0))
 
 
-def duel_exact(scenario: Scenario, *, fractions: bool = False) -> dict:
+def duel_exact(scenario: Setup, *, fractions: bool = False) -> dict:
     """Exact outcome of a 1v1 duel (see the module docstring for what is modelled).
 
     Returns ``win_rate`` (side → P(win)), ``draw_rate``, ``mean_rounds`` and
@@ -420,7 +420,7 @@ def duel_exact(scenario: Scenario, *, fractions: bool = False) -> dict:
     ``states`` (reachable chain states) and ``seconds``; with ``fractions=True`` also
     ``exact`` — the same numbers as ``"p/q"`` strings.
     """
-    if not isinstance(scenario, Scenario):
+    if not isinstance(scenario, Setup):
         raise SimInputError("duel_exact: expected a scenario compiled by sim.trpg.sheets")
     t0 = time.perf_counter()
     duel = _Duel(scenario, fractions)

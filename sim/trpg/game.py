@@ -12,12 +12,12 @@ from sim.core.seeding import run_key
 from sim.core.stats import wilson
 from sim.trpg.game_nb import C_DRAWS, C_GAMES, C_ROUNDS, chunk_kernel, new_counts
 from sim.trpg.enums import CF
-from sim.trpg.sheets import Scenario, resolve_scenario
+from sim.trpg.sheets import Setup, resolve_setup
 
 
 @dataclass(kw_only=True)
 class CombatResult(GameResult):
-    scenario: Scenario
+    scenario: Setup
 
     def to_json(self) -> dict[str, Any]:
         s = self.tables["summary"].row(0, named=True)
@@ -32,10 +32,10 @@ class CombatResult(GameResult):
         }
 
 
-def run(games: int, seed: int = 0, *, scenario: Scenario | None = None, path=None, sets: Iterable[str] = (),
+def run(games: int, seed: int = 0, *, scenario: Setup | None = None, path=None, sets: Iterable[str] = (),
         threads: int | None = None, chunk_size: int = DEFAULT_CHUNK, progress: bool = False,
         spawn: tuple[int, ...] = (), start: int = 0, on_chunk=None, tables: bool = True) -> CombatResult:
-    scenario = scenario or resolve_scenario(path, sets)
+    scenario = scenario or resolve_setup(path, sets)
     from strategies.trpg import load_plugin
 
     hooks = {k: load_plugin(v, k) for k, v in (scenario.plugins or {}).items() if v}

@@ -8,7 +8,7 @@ import polars as pl
 
 from sim.errors import SimInputError
 from sim.trpg.enums import CF
-from sim.trpg.sheets import Scenario, compile_scenario
+from sim.trpg.sheets import Setup, compile_setup
 
 SIDE_COLUMNS = ("win_rate", "ci_low", "ci_high", "delta")
 
@@ -35,7 +35,7 @@ def without_character(cfg: dict, cid: str) -> dict:
     return out
 
 
-def leave_one_out(games: int, seed: int = 0, *, scenario: Scenario, **kw: Any) -> pl.DataFrame:
+def leave_one_out(games: int, seed: int = 0, *, scenario: Setup, **kw: Any) -> pl.DataFrame:
     """Each side's win rate (Wilson 95% CI, change vs the full scenario) and the draw rate
     with each character in sheet order removed. Same seed for every row (common random
     numbers); the first row, ``(none)``, is the full scenario. A character that is the
@@ -47,7 +47,7 @@ def leave_one_out(games: int, seed: int = 0, *, scenario: Scenario, **kw: Any) -
     sides = scenario.sides
     cols = schema(sides)
 
-    def measure(sc: Scenario) -> dict[str, Any]:
+    def measure(sc: Setup) -> dict[str, Any]:
         t = run(games, seed, scenario=sc, **kw).tables
         row = {f"{r['side']}_{c}": r[c] for r in t["sides"].iter_rows(named=True) for c in SIDE_COLUMNS[:3]}
         s = t["summary"].row(0, named=True)
@@ -65,7 +65,7 @@ def leave_one_out(games: int, seed: int = 0, *, scenario: Scenario, **kw: Any) -
             rows.append(row)
             continue
         try:
-            sc2 = compile_scenario(without_character(scenario.config, cid))
+            sc2 = compile_setup(without_character(scenario.config, cid))
         except SimInputError as e:
             row["note"] = str(e)
             rows.append(row)

@@ -13,7 +13,7 @@ from sim.errors import SimInputError
 from sim.trpg.game import run
 from sim.core.config import load_toml
 from sim.core.shipped import find_shipped, tomls
-from sim.trpg.sheets import BUILDS_SCHEMA, DATA, build_config, compile_scenario, load_checked
+from sim.trpg.sheets import BUILDS_SCHEMA, DATA, build_config, compile_setup, load_checked
 
 
 def builds_path(arg: str | Path) -> Path:
@@ -45,7 +45,7 @@ def pair_scenario(cfg: dict, a: str, b: str, first: str, sets: Iterable[str] = (
     ca.update(side="a", position=0)
     cb.update(side="b", position=dist)
     sc["characters"] = {f"a_{a}": ca, f"b_{b}": cb}
-    return compile_scenario(build_config(sc, sets))
+    return compile_setup(build_config(sc, sets))
 
 
 def matchup_matrix(path: str | Path, games: int, seed: int = 0, sets: Iterable[str] = (),

@@ -15,7 +15,7 @@ from sim.core.config import deep_merge, load_toml
 from sim.core.game import Game, Option, user_config
 from sim.core.schema import check_keys
 from sim.errors import SimInputError
-from sim.trpg.sheets import SCENARIO_SCHEMA, build_config, compile_scenario, scenario_path
+from sim.trpg.sheets import SCENARIO_SCHEMA, build_config, compile_setup, scenario_path
 
 SCENARIO_HELP = "Scenario: a TOML file (sides, characters, weapons, rules) or a shipped scenario's name (alley)."
 
@@ -45,7 +45,7 @@ class Trpg(Game):
     def compile(self, tree):
         from strategies.trpg import load_plugin
 
-        sc = compile_scenario(tree)
+        sc = compile_setup(tree)
         for k, v in (sc.plugins or {}).items():
             if v:
                 load_plugin(v, k)  # an unknown plug-in fails here, before any work

@@ -96,7 +96,7 @@ def build_config(scenario: str | Path | dict, sets: Iterable[str] = ()) -> dict:
 
 
 @dataclass
-class Scenario:
+class Setup:
     config: dict
     ids: list[str]
     sides: list[str]
@@ -125,7 +125,7 @@ def _dice_row(expr: Any, where: str) -> np.ndarray:
         raise SimInputError(f"{where}: {e}") from None
 
 
-def compile_scenario(cfg: dict) -> Scenario:
+def compile_setup(cfg: dict) -> Setup:
     try:
         return _compile(cfg)
     except SimInputError:
@@ -134,7 +134,7 @@ def compile_scenario(cfg: dict) -> Scenario:
         raise SimInputError(f"trpg scenario: missing or malformed entry ({e})") from None
 
 
-def _compile(cfg: dict) -> Scenario:
+def _compile(cfg: dict) -> Setup:
     check_keys(cfg, SCENARIO_SCHEMA, "trpg scenario")
     groups = cfg.get("system", {}).get("groups", {})
     skill_names = [s for g in ("physical", "sense", "intellect", "mind") for s in groups.get(g, [])]
@@ -300,8 +300,8 @@ def _compile(cfg: dict) -> Scenario:
         sy[k, 1] = _int(s.get("penalty", 0), f"symptoms.{k}.penalty", 0)
     at = np.array(abil, np.int64).reshape(-1, N_AF) if abil else np.zeros((0, N_AF), np.int64)
     nbs = ScenarioNB(ct, skills, wt, cw, at, dt, sy, rl)
-    return Scenario(cfg, ids, list(sides), skill_names, weapon_ids, nbs, plugins)
+    return Setup(cfg, ids, list(sides), skill_names, weapon_ids, nbs, plugins)
 
 
-def resolve_scenario(path: str | Path | dict, sets: Iterable[str] = ()) -> Scenario:
-    return compile_scenario(build_config(path, sets))
+def resolve_setup(path: str | Path | dict, sets: Iterable[str] = ()) -> Setup:
+    return compile_setup(build_config(path, sets))

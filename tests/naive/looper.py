@@ -285,7 +285,7 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
                wrong_name_ends: bool | None = None) -> dict:
     """Play game ``game_index`` of run ``key`` like ``play_chunk(key, g, 1, ...)``.
 
-    ``roster`` is a compiled :class:`sim.looper.roster.Roster` (its ``config`` tree is the
+    ``roster`` is a compiled :class:`sim.looper.roster.Setup` (its ``config`` tree is the
     rule book here; its ``nb`` arrays are only handed to the strategies as their view).
     """
     from sim.core.rng import seed_stream_nb

@@ -2,7 +2,7 @@
 
 Written from the rules page (``docs/rules/trpg.md``, R-1 … R-14) and the project
 rulings (``docs/trpg.md``, T-1 … T-6) only. It reads the merged configuration *tree*
-(``Scenario.config``, i.e. ``sim.trpg.sheets.build_config(...)``) and keeps every
+(``Setup.config``, i.e. ``sim.trpg.sheets.build_config(...)``) and keeps every
 character as a plain object with named fields — nothing from ``sim/trpg/game_nb.py``
 and no strategy code: the built-in target / reaction strategies are re-stated below.
 
@@ -622,7 +622,7 @@ class Combat:
 def naive_combat(scenario, key, g: int, quirks: Iterable[str] = ENGINE_QUIRKS) -> dict:
     """Combat ``g`` of run ``key`` (like ``chunk_kernel()(key, g, 1, scenario.nb, out)``).
 
-    ``scenario`` is a compiled :class:`sim.trpg.sheets.Scenario` (only its ``config`` tree
+    ``scenario`` is a compiled :class:`sim.trpg.sheets.Setup` (only its ``config`` tree
     is read) or the configuration dict itself. Returns the winner side (-1: draw), the
     rounds played (``max_rounds`` on a timeout), and per character (sheet order) whether
     it fell, was lost, stands able to act at the end, and the damage dealt and taken.
