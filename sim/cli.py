@@ -110,4 +110,5 @@ _register()
 
 
 def main() -> None:
+    """The console script ``sim``."""
     app()

@@ -80,6 +80,7 @@ def _command(fn: Callable, params: list[inspect.Parameter], doc: str) -> Callabl
 
 
 def check_first_game(first: int, games: int) -> None:
+    """``--first-game``: non-negative, and the games it asks for exist."""
     if first < 0:
         raise SimInputError(f"--first-game must be >= 0, got {first}")
     if first + games > MAX_GAMES:
@@ -94,6 +95,7 @@ def _split(game: Game, kw: dict) -> tuple[dict, dict, dict]:
 
 
 def run_command(game: Game) -> Callable:
+    """``sim GAME run`` for one game."""
     def run(**kw):
         opts, sides, c = _split(game, kw)
         check_run_counts(c["games"], c["threads"], c["chunk_size"])
@@ -123,6 +125,7 @@ def run_command(game: Game) -> Callable:
 
 
 def loo_command(game: Game) -> Callable:
+    """``sim GAME loo`` for one game."""
     def loo(**kw):
         opts, sides, c = _split(game, kw)
         check_run_counts(c["games"], c["threads"], DEFAULT_CHUNK)
@@ -151,6 +154,7 @@ def loo_command(game: Game) -> Callable:
 
 
 def strategies_command(game: Game) -> Callable:
+    """``sim GAME strategies`` for one game."""
     def strategies():
         """List the registered strategies of each side."""
         for side, reg in game.registries().items():
@@ -163,6 +167,7 @@ def strategies_command(game: Game) -> Callable:
 
 
 def params_command(game: Game) -> Callable:
+    """``sim GAME params`` for one game."""
     def params(**kw):
         opts, _, c = _split(game, kw)
         tree = game.build(c["config"], c["sets"], **opts)
@@ -180,6 +185,7 @@ def params_command(game: Game) -> Callable:
 
 
 def game_app(game: Game) -> typer.Typer:
+    """The ``sim GAME …`` command group of one game."""
     app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, help=game.title)
     app.command("run")(run_command(game))
     if game.has_loo:

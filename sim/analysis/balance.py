@@ -47,6 +47,7 @@ PARAM_SCHEMA = {"path": ANY, "low": ANY, "high": ANY, "values": ANY}
 
 @dataclass
 class Param:
+    """One knob of a balance search: its path and range (low/high) or its list of values."""
     path: str
     low: Any = None
     high: Any = None
@@ -76,6 +77,7 @@ class Param:
 
 @dataclass
 class BalanceSpec:
+    """A parsed balance spec: the game, target, tolerance, budget, base cell and knobs."""
     game: str
     seed: int
     target: float
@@ -90,6 +92,7 @@ class BalanceSpec:
 
 
 def parse_balance(raw: dict, source: Path | None = None, *, target=None, tolerance=None, seed=None) -> BalanceSpec:
+    """Check a balance spec's table (every key, every knob) and return its :class:`BalanceSpec`."""
     check_keys({k: v for k, v in raw.items() if k != "base"}, spec_schema(TOP, "params", PARAM_SCHEMA, None),
                "balance spec")
     if "game" not in raw:
@@ -193,6 +196,7 @@ def _col(v):
 
 @dataclass
 class BalanceResult:
+    """The search's answer: the settings, their measured rate and CI, whether they hit the target, the trace."""
     point: dict
     rate: float
     ci_low: float
@@ -211,6 +215,7 @@ def _dist(spec: BalanceSpec, r, lo, hi) -> float:
 
 
 def balance(spec: BalanceSpec, threads: int | None = None) -> BalanceResult:
+    """Search the knobs for settings whose primary rate hits the spec's target (see the module docstring)."""
     ev = Evaluator(spec, threads)
     for p in spec.params:  # both ends of every range must be valid before any game
         for v in ((p.values[0], p.values[-1]) if p.values is not None else (p.low, p.high)):
@@ -368,6 +373,7 @@ def _search(spec: BalanceSpec, ev: Evaluator) -> BalanceResult:
 
 
 def load_balance(path: str | Path, **kw) -> BalanceSpec:
+    """Read a balance spec file (or a shipped example by name) with CLI overrides."""
     p = example_spec(path, "balance")  # a file, or a shipped example by name
     return parse_balance(load_toml(p), p, **kw)
 

@@ -15,6 +15,7 @@ from sim.errors import SimInputError
 
 @dataclass
 class Loaded:
+    """What the toolkit wrote, in one shape for analysis: cells (parameters, games, successes) and tables."""
     kind: str                     # sweep | run | matrix | loo
     game: str
     name: str
@@ -37,6 +38,7 @@ def _sweep_dirs(p: Path) -> list[Path]:
 
 
 def load(path: str | Path) -> Loaded:
+    """Load a sweep dataset (root or ``sweep=`` directory) or one run's ``--out`` directory."""
     p = Path(path)
     if not p.exists():
         raise SimInputError(f"{p}: no such dataset")

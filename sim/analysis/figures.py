@@ -29,6 +29,7 @@ def as_label(df: pl.DataFrame, col: str) -> pl.DataFrame:
 
 
 def marginal(cells: pl.DataFrame, axis: str) -> pl.DataFrame:
+    """Pool the cells per value of ``axis`` (games and successes added) with the rate and its CI."""
     m = (as_label(cells, axis).group_by(axis).agg(pl.col("games").sum(), pl.col("successes").sum())
          .sort(axis))
     return with_rates(m, "lo", "hi")
@@ -39,12 +40,14 @@ def _numeric(s: pl.Series) -> bool:
 
 
 def save(fig, path: Path) -> None:
+    """Save a figure as PNG (tight layout) and close it."""
     fig.tight_layout()
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
 
 
 def rate_vs_param(cells: pl.DataFrame, axis: str, metric: str, path: Path, target: float | None = None) -> str:
+    """The primary rate against one swept parameter with its 95% CI band; the caption."""
     m = marginal(cells, axis)
     fig, ax = plt.subplots(figsize=(6.4, 4))
     x = m[axis]
@@ -73,6 +76,7 @@ def rate_vs_param(cells: pl.DataFrame, axis: str, metric: str, path: Path, targe
 
 
 def heatmap(cells: pl.DataFrame, a: str, b: str, metric: str, path: Path) -> str:
+    """The primary rate for each pair of values of two axes (pooled over the others); the caption."""
     c = as_label(as_label(cells, a), b)
     g = c.group_by(a, b).agg(pl.col("games").sum(), pl.col("successes").sum())
     xs, ys = sorted(g[a].unique().to_list()), sorted(g[b].unique().to_list())
@@ -102,6 +106,7 @@ def _heat(grid, xl, yl, xlab, ylab, metric, title, path, origin="lower") -> None
 
 
 def matrix_heatmap(matrix: pl.DataFrame, path: Path) -> str:
+    """The TRPG build matrix as a heatmap (row build's win rate against the column build); the caption."""
     names = list(dict.fromkeys(matrix["build"].to_list() + matrix["opponent"].to_list()))
     grid = np.full((len(names), len(names)), np.nan)
     for r in matrix.iter_rows(named=True):
@@ -112,6 +117,7 @@ def matrix_heatmap(matrix: pl.DataFrame, path: Path) -> str:
 
 
 def tornado(cells: pl.DataFrame, axes: list[str], metric: str, path: Path) -> str:
+    """Each parameter's effect as a bar from its lowest to its highest pooled rate; the caption."""
     overall = cells["successes"].sum() / cells["games"].sum()
     rows = []
     for a in axes:
@@ -136,6 +142,7 @@ def tornado(cells: pl.DataFrame, axes: list[str], metric: str, path: Path) -> st
 
 
 def stacked(labels, parts: dict[str, np.ndarray], xlabel: str, title: str, path: Path) -> None:
+    """A horizontal stacked bar chart (one bar per label, one segment per part)."""
     fig, ax = plt.subplots(figsize=(8.5, 1.2 + 0.32 * len(labels)))
     left = np.zeros(len(labels))
     for name, vals in parts.items():

@@ -19,11 +19,13 @@ MAX_HEATMAPS = 6
 
 @dataclass
 class Figure:
+    """One figure of a report: its file name and caption."""
     file: str
     caption: str
 
 
 def build_figures(d: Loaded, out: Path) -> list[Figure]:
+    """Draw every figure the dataset supports into ``out``."""
     figs: list[Figure] = []
 
     def add(name: str, caption: str | None) -> None:
@@ -90,6 +92,7 @@ img{max-width:100%;border:1px solid #eee}"""
 
 
 def render(d: Loaded, figs: list[Figure]) -> str:
+    """The report's HTML page."""
     title = f"{d.game} — {d.name}" if d.name else d.game
     total = f"{d.games:,} games" if d.games else ""
     head = (f"<h1>{html.escape(title)}</h1><p>{html.escape(d.kind)} dataset <code>{html.escape(str(d.path))}</code>; "

@@ -15,6 +15,7 @@ from sim.errors import SimInputError
 
 
 def fail(msg: str) -> None:
+    """One ``error:`` line on stderr and exit code 2."""
     typer.echo(f"error: {msg}", err=True)
     raise typer.Exit(2)
 
@@ -75,6 +76,7 @@ def print_notes(con, df, key: str) -> None:
 
 
 def emit_json(obj: Any) -> None:
+    """Print ``obj`` as one JSON line (numpy values converted)."""
     sys.stdout.write(json.dumps(obj, default=_jsonable, ensure_ascii=False) + "\n")
 
 

@@ -18,6 +18,7 @@ from sim.errors import SimInputError
 
 
 def load_toml(path: str | Path) -> dict[str, Any]:
+    """A TOML file as a dict; a missing file, a directory or malformed TOML is one SimInputError."""
     p = Path(path)
     if p.is_dir():
         raise SimInputError(f"{p}: is a directory; expected a TOML file")
@@ -66,6 +67,7 @@ def parse_value(text: str) -> Any:
 
 
 def split_assignment(item: str) -> tuple[str, Any]:
+    """``PATH=VALUE`` → (path, parsed value)."""
     if "=" not in item:
         raise SimInputError(f"--set {item!r}: expected PATH=VALUE")
     path, value = item.split("=", 1)
@@ -221,5 +223,6 @@ def _get(cfg: dict, parts: list[str], path: str) -> Any:
 
 
 def config_hash(cfg: dict) -> str:
+    """sha256 of a configuration (canonical JSON)."""
     blob = json.dumps(cfg, sort_keys=True, ensure_ascii=False, default=str).encode()
     return hashlib.sha256(blob).hexdigest()

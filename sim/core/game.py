@@ -247,6 +247,7 @@ class Game:
 
 
 def sum_totals(results: list[GameResult]) -> dict:
+    """Element-wise sum of the count arrays of consecutive batches."""
     return {k: np.sum([r.totals[k] for r in results], axis=0) for k in results[0].totals}
 
 
@@ -308,6 +309,7 @@ def games() -> dict[str, Game]:
 
 
 def get(name: str) -> Game:
+    """The registered game called ``name`` (a clear error when unknown or broken)."""
     gs = games()
     if name in _BROKEN:
         raise SimInputError(f"game {name!r} is installed but does not load ({_BROKEN[name]})")

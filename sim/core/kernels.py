@@ -65,6 +65,7 @@ class KernelError(TypeError):
 
 
 def kernel_dir() -> Path:
+    """Where generated kernel modules and their numba cache live (``SIM_KERNEL_DIR``)."""
     d = os.environ.get("SIM_KERNEL_DIR")
     p = Path(d) if d else Path.home() / ".cache" / "sim-balance" / "kernels"
     p.mkdir(parents=True, exist_ok=True)

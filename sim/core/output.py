@@ -54,6 +54,7 @@ def _git(*args: str) -> str | None:
 
 
 def git_commit() -> str | None:
+    """HEAD of the package's checkout, None when it is not one."""
     out = _git("rev-parse", "HEAD")
     return (out.strip() or None) if out is not None else None
 
@@ -83,6 +84,7 @@ def rules_page_hash(game: str) -> str | None:
 
 
 def manifest(game: str, config: Mapping[str, Any], seed: int, extra: Mapping[str, Any] | None = None) -> dict:
+    """The manifest of an output: game, seed, configuration and its hash, versions, command line, time, git state."""
     now = time.time()
     return {
         "game": game,
@@ -103,6 +105,7 @@ def manifest(game: str, config: Mapping[str, Any], seed: int, extra: Mapping[str
 
 
 def manifest_json(man: Mapping[str, Any]) -> str:
+    """The manifest as the JSON text written to ``_manifest.json`` and into parquet metadata."""
     return json.dumps(man, indent=2, ensure_ascii=False, default=str)
 
 
@@ -127,6 +130,7 @@ def read_manifest(d: str | Path) -> dict | None:
 
 
 def has_manifest(d: str | Path) -> bool:
+    """Whether ``d`` holds a manifest (``_manifest.json`` or an older ``manifest.json``)."""
     return any((Path(d) / n).is_file() for n in (MANIFEST_FILE, LEGACY_MANIFEST_FILE))
 
 

@@ -16,6 +16,7 @@ T = TypeVar("T")
 
 
 class Registry(Generic[T]):
+    """Named strategies of one side, plus ``module:object`` plug-ins imported on demand."""
     def __init__(self, what: str, wrap: Callable[[object, str], T]):
         self.what = what
         self._wrap = wrap

@@ -31,11 +31,13 @@ LONG_RUN = 200_000
 
 
 def want_progress(n_games: int, quiet: bool = False) -> bool:
+    """Show progress bars only for long runs and never with ``--json``."""
     return (not quiet) and n_games >= LONG_RUN and sys.stderr.isatty()
 
 
 @contextmanager
 def game_progress(total: int, *, enabled: bool, label: str = "games"):
+    """A rich progress bar over games on stderr (a no-op when disabled)."""
     if not enabled:
         yield lambda n: None
         return

@@ -25,6 +25,7 @@ ChunkFn = Callable[[int, int], Mapping[str, np.ndarray]]
 
 @dataclass
 class RunResult:
+    """Summed count arrays of a chunked run, with the games played and the wall time."""
     totals: dict[str, np.ndarray]
     games: int
     seconds: float
@@ -35,6 +36,7 @@ class RunResult:
 
 
 def default_threads() -> int:
+    """Worker threads: ``SIM_THREADS`` or every core."""
     return max(1, int(os.environ.get("SIM_THREADS", os.cpu_count() or 1)))
 
 

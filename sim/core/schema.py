@@ -27,6 +27,7 @@ from sim.errors import SimInputError
 
 @dataclass(frozen=True)
 class Leaf:
+    """A key whose value the schema does not look into (the compiler checks it)."""
     kind: str = "any"  # any | list | text
 
 
@@ -50,6 +51,7 @@ class Map:
 
 @dataclass(frozen=True)
 class ListOf:
+    """A list of tables, each checked against one schema."""
     item: Any
 
 
@@ -91,6 +93,7 @@ def hint(key: str, table: dict, prefix: str, root: Any) -> str:
 
 
 def unknown_key_message(key: str, table: dict, prefix: str, root: Any) -> str:
+    """The error for an unknown key: its dotted path and the closest valid key."""
     return f"unknown key {_join(prefix, key)!r} {hint(key, table, prefix, root)}"
 
 

@@ -21,4 +21,5 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 def standard_error(p: float, n: int) -> float:
+    """The binomial standard error of a rate."""
     return math.sqrt(max(p * (1 - p), 1e-300) / max(n, 1))

@@ -7,6 +7,7 @@ from sim.errors import SimInputError
 
 
 def int_at(v: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
+    """``v`` as an integer within bounds, else a SimInputError naming ``where``."""
     if isinstance(v, bool) or not isinstance(v, int):
         raise SimInputError(f"{where}: expected an integer, got {v!r}")
     if lo is not None and v < lo:
@@ -17,6 +18,7 @@ def int_at(v: Any, where: str, lo: int | None = None, hi: int | None = None) -> 
 
 
 def bool_at(v: Any, where: str) -> bool:
+    """``v`` as a boolean, else a SimInputError naming ``where``."""
     if not isinstance(v, bool):
         raise SimInputError(f"{where}: expected true or false, got {v!r}")
     return v

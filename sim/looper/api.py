@@ -15,6 +15,7 @@ from sim.looper.roster import Setup, build_config, compile_setup
 
 @dataclass(frozen=True)
 class DayResult:
+    """What one resolved day gives: stress, positions, deaths and who killed them."""
     stress: dict[str, int]          # after the stress phase, every living character
     positions: dict[str, str]       # after the movement phase
     deaths: dict[str, str]          # dead id -> announced location
@@ -23,6 +24,7 @@ class DayResult:
 
 @lru_cache(maxsize=4)
 def default_setup(expansion: bool = False) -> Setup:
+    """The compiled default roster (base, or with the expansion)."""
     return compile_setup(build_config(expansion=expansion))
 
 

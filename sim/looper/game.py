@@ -23,6 +23,7 @@ EMPTY_PARAMS = np.zeros((1, 1), np.int64)
 
 @dataclass(kw_only=True)
 class LooperResult(GameResult):
+    """A Looper run: the setup and strategies, the summed counts and the tables."""
     roster: Setup
     player: str
     scriptwriter: str
@@ -36,6 +37,7 @@ class LooperResult(GameResult):
 
 
 def resolve_setup(config=None, sets: Iterable[str] = (), *, expansion=False, protagonist=None) -> Setup:
+    """Build and compile a Looper setup from a user file, ``--set`` items and options."""
     return compile_setup(build_config(config, sets, expansion=expansion, protagonist=protagonist))
 
 
@@ -112,6 +114,7 @@ def play(games: int, seed: int = 0, **kw) -> pl.DataFrame:
 
 
 def summary_tables(r: LooperResult) -> dict[str, pl.DataFrame]:
+    """Count arrays → the summary, wins by loop, deaths and key-person tables."""
     t = r.totals
     roster = r.roster
     sc = t["scalars"]

@@ -33,6 +33,7 @@ MEM = 256  # strategy scratch per game (int64)
 
 
 def new_counts(R):
+    """Fresh count arrays for one chunk."""
     n = int(R.info[I.N_CHARS])
     return Counts(
         np.zeros(N_SCALARS, np.int64),
@@ -45,6 +46,7 @@ def new_counts(R):
 
 
 def setup_size(R) -> int:
+    """Columns of a scriptwriter's setup row for this roster."""
     return 1 + 2 * int(R.info[I.N_PERM]) + 2 * int(R.info[I.N_GUEST])
 
 

@@ -21,6 +21,7 @@ def _attrs(text):
 
 
 class Looper(Game):
+    """The Looper's Game protocol object."""
     name = "looper"
     title = "The Looper loop game (docs/rules/looper.md)."
     sides = ("player", "scriptwriter")

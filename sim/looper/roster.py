@@ -52,6 +52,7 @@ def load_checked(path: str | Path) -> dict:
 
 
 def base_config(expansion: bool = False) -> dict:
+    """The shipped roster data (with the expansion's characters if asked)."""
     cfg = load_checked(Path(str(DATA / "base.toml")))
     if expansion:
         cfg = deep_merge(cfg, load_checked(Path(str(DATA / "expansion.toml"))))
@@ -158,6 +159,7 @@ def _str_list(v: Any, where: str) -> list[str]:
 
 
 def compile_setup(cfg: dict) -> Setup:
+    """Validate a configuration tree and compile it into kernel arrays (a :class:`Setup`)."""
     try:
         return _compile(cfg)
     except SimInputError:

@@ -8,6 +8,7 @@ from sim.core.cliutil import print_notes
 
 
 def print_run(res, con: Console) -> None:
+    """The text summary of a run."""
     s = res.summary.row(0, named=True)
     con.print(f"[bold]Looper[/bold] — player [cyan]{res.player}[/cyan] vs scriptwriter "
               f"[magenta]{res.scriptwriter}[/magenta], {s['games']:,} games, seed {res.seed}")
@@ -37,6 +38,7 @@ def print_run(res, con: Console) -> None:
 
 
 def print_loo(df, strategies, games: int, con: Console) -> None:
+    """The leave-one-out table."""
     p, w = strategies["player"].name, strategies["scriptwriter"].name
     t = Table(title=f"leave one out — player {p} vs scriptwriter {w}; {games:,} games per row, "
                     f"same seed (common random numbers)")

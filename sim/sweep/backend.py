@@ -51,6 +51,7 @@ def run_local(jobs: list[CellJob], compiled: dict, done: Callable[[CellOutput], 
 
 
 def parse_dask(address: str) -> tuple[str, int | str]:
+    """``--dask`` as (kind, where): ``local:N`` or a scheduler address."""
     if address.startswith("local:"):
         n = address[len("local:"):]
         if not n.isdigit() or int(n) < 1:
@@ -69,6 +70,7 @@ def parse_dask(address: str) -> tuple[str, int | str]:
 
 @contextmanager
 def dask_client(address: str) -> Iterator:
+    """A connected Dask client (a LocalCluster for ``local:N``), closed on exit."""
     kind, where = parse_dask(address)
     from distributed import Client, LocalCluster
 
@@ -93,6 +95,7 @@ def dask_client(address: str) -> Iterator:
 
 
 def run_dask(jobs: list[CellJob], client, done: Callable[[CellOutput], None]) -> None:
+    """Run cell jobs on Dask workers; the client writes each finished cell."""
     from distributed import as_completed
 
     futures = client.map(run_cell, jobs, pure=False)

@@ -17,6 +17,7 @@ from sim.core.game import TIMING_COLUMNS, get as get_game, sum_totals
 
 @dataclass(frozen=True)
 class CellJob:
+    """A picklable description of one cell's work."""
     game: str
     index: int
     params: dict          # column name -> value (normalised per axis)
@@ -33,6 +34,7 @@ class CellJob:
 
 @dataclass
 class CellOutput:
+    """A finished cell: its tables, games and time."""
     index: int
     tables: dict          # name -> polars DataFrame ("summary" becomes part-0.parquet)
     games: int
@@ -40,6 +42,7 @@ class CellOutput:
 
 
 def run_cell(job: CellJob, compiled: Any = None) -> CellOutput:
+    """Play one cell (fixed or adaptive games) and build its tables."""
     ad = get_game(job.game)
     if compiled is None:
         compiled = ad.compile_cell(job.config)

@@ -23,6 +23,7 @@ Z95 = 1.959963984540054
 
 
 def load_cell(path: str | Path) -> tuple[dict, pl.DataFrame, dict]:
+    """One sweep cell directory: its row and its manifest."""
     p = Path(path)
     if not (p / SUMMARY_FILE).is_file():
         raise SimInputError(f"{p}: not a sweep cell directory (…/sweep=NAME/cell=I)")
@@ -35,6 +36,7 @@ def load_cell(path: str | Path) -> tuple[dict, pl.DataFrame, dict]:
 
 
 def compare_cells(a: str | Path, b: str | Path) -> dict:
+    """The difference A − B of the primary rate with its 95% CI (paired over common blocks when possible)."""
     sa, ba, ma = load_cell(a)
     sb, bb, mb = load_cell(b)
     if sa["metric"] != sb["metric"] or ma.get("game") != mb.get("game"):

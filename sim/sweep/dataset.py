@@ -38,10 +38,12 @@ SUMMARY_FILE = "part-0.parquet"
 
 
 def sweep_dir(out: Path, game: str, name: str) -> Path:
+    """``OUT/game=…/sweep=…``."""
     return Path(out) / f"game={game}" / f"sweep={name}"
 
 
 def done_cells(sd: Path) -> set[int]:
+    """Indices of the finished cells in a sweep directory."""
     if not sd.is_dir():
         return set()
     return {int(m.group(1)) for p in sd.iterdir() if p.is_dir() and (m := _CELL.match(p.name))}
@@ -59,6 +61,7 @@ def clean_partial(sd: Path) -> int:
 
 
 def write_cell(sd: Path, index: int, tables: dict[str, pl.DataFrame], man: dict | None = None) -> Path:
+    """Write one cell atomically (a hidden temporary directory renamed into place)."""
     final = sd / f"cell={index}"
     tmp = Path(tempfile.mkdtemp(prefix=f".tmp-cell={index}-", dir=sd))
     os.chmod(tmp, dir_mode())  # mkdtemp makes 0700; a cell is as readable as any directory
@@ -77,6 +80,7 @@ def write_cell(sd: Path, index: int, tables: dict[str, pl.DataFrame], man: dict 
 
 
 def write_json_atomic(path: Path, obj) -> None:
+    """Write JSON through a temporary file and an atomic rename."""
     tmp = path.with_name(f".tmp-{path.name}.{os.getpid()}")
     tmp.write_text(manifest_json(obj))
     os.replace(tmp, path)

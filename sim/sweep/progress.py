@@ -10,6 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 @contextmanager
 def sweep_progress(total_cells: int, already: int, *, enabled: bool):
+    """A rich progress bar over cells and games (a no-op when disabled)."""
     if not enabled:
         yield lambda games: None
         return

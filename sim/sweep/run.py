@@ -18,6 +18,7 @@ from sim.sweep.spec import Spec, build_cells, cell_spawn
 
 @dataclass
 class SweepReport:
+    """What a sweep did: cells run and skipped, games, time."""
     path: Path
     cells: int
     run: int
@@ -47,6 +48,7 @@ def column_value(values: list, v: Any) -> Any:
 
 def run_sweep(spec: Spec, out: str | Path, *, dask: str | None = None, threads: int | None = None,
               progress: bool = False) -> SweepReport:
+    """Validate every cell, skip the finished ones, play the rest locally or on Dask, write each."""
     if dask is not None:
         parse_dask(dask)  # a bad address fails before any work
     claim_sweep_root(out)  # a foreign or unwritable --out fails before any cell compiles

@@ -54,6 +54,7 @@ DEFAULT_BLOCKS = 16
 
 @dataclass
 class Axis:
+    """One sweep axis: its path and values."""
     path: str
     kind: str            # list | grid | random
     values: list         # list/grid values; for random: filled per sample
@@ -77,6 +78,7 @@ class Plan:
 
 @dataclass
 class Spec:
+    """A parsed sweep spec."""
     game: str
     name: str
     seed: int
@@ -154,6 +156,7 @@ def positive_int(raw: dict, key: str, default: int | None) -> int | None:
 
 
 def seed_of(v) -> int:
+    """A spec's seed, checked."""
     if not _all_int(v) or v < 0:
         raise SimInputError(f"seed: expected a non-negative integer, got {v!r}")
     return v
@@ -166,6 +169,7 @@ def spec_schema(top: Iterable[str], list_key: str, item: dict, ad: Game | None) 
 
 
 def parse_axis(i: int, a: Any) -> Axis:
+    """One ``[[axes]]`` table → an :class:`Axis`."""
     where = f"axes.{i}"
     if not isinstance(a, dict):
         raise SimInputError(f"{where}: expected a table with path and values/grid/random")
@@ -218,6 +222,7 @@ def parse_axis(i: int, a: Any) -> Axis:
 
 
 def parse_spec(raw: dict, source: Path | None = None) -> Spec:
+    """Check a sweep spec's table and return its :class:`Spec`."""
     if not isinstance(raw, dict):
         raise SimInputError("sweep spec: expected a TOML table")
     check_keys({k: v for k, v in raw.items() if k != "base"}, spec_schema(TOP_KEYS, "axes", AXIS_SCHEMA, None),
@@ -292,6 +297,7 @@ def load_spec(path: str | Path, *, seed: int | None = None, games: int | None = 
 
 @dataclass
 class Cell:
+    """One cell of a sweep: its parameters, its configuration and its compiled form."""
     index: int
     params: dict[str, Any]
     config: dict          # the game's cell dict (picklable)

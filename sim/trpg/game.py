@@ -17,6 +17,7 @@ from sim.trpg.sheets import Setup, resolve_setup
 
 @dataclass(kw_only=True)
 class CombatResult(GameResult):
+    """A TRPG run: the setup, the summed counts and the tables."""
     scenario: Setup
 
     def to_json(self) -> dict[str, Any]:
@@ -35,6 +36,7 @@ class CombatResult(GameResult):
 def run(games: int, seed: int = 0, *, scenario: Setup | None = None, path=None, sets: Iterable[str] = (),
         threads: int | None = None, chunk_size: int = DEFAULT_CHUNK, progress: bool = False,
         spawn: tuple[int, ...] = (), start: int = 0, on_chunk=None, tables: bool = True) -> CombatResult:
+    """Play ``games`` combats of a setup (or of a scenario file with ``--set`` items)."""
     scenario = scenario or resolve_setup(path, sets)
     from strategies.trpg import load_plugin
 
@@ -52,6 +54,7 @@ def run(games: int, seed: int = 0, *, scenario: Setup | None = None, path=None, 
 
 
 def summary_tables(r: CombatResult) -> dict[str, pl.DataFrame]:
+    """Count arrays → the summary, per-side, per-character and round tables."""
     t = r.totals
     sc = r.scenario
     games = int(t["scalars"][C_GAMES])

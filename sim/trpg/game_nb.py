@@ -41,6 +41,7 @@ C_GAMES, C_DRAWS, C_ROUNDS = 0, 1, 2
 
 
 def new_counts(sc):
+    """Fresh count arrays for one chunk."""
     n = sc.chars.shape[0]
     return Counts(np.zeros(3, np.int64), np.zeros(int(sc.rules[RL.N_SIDES]), np.int64),
                   np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),

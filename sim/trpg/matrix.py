@@ -24,6 +24,7 @@ def builds_path(arg: str | Path) -> Path:
 
 
 def load_builds(path: str | Path) -> dict:
+    """A builds file (path or shipped name), keys checked."""
     cfg = load_checked(builds_path(path), BUILDS_SCHEMA)
     builds = cfg.get("builds")
     if not isinstance(builds, dict) or len(builds) < 2:
@@ -50,6 +51,7 @@ def pair_scenario(cfg: dict, a: str, b: str, first: str, sets: Iterable[str] = (
 
 def matchup_matrix(path: str | Path, games: int, seed: int = 0, sets: Iterable[str] = (),
                    threads: int | None = None) -> dict[str, pl.DataFrame]:
+    """Every pair of builds plays both first-move orders: the matrix, overall rates and rivals."""
     cfg = load_builds(path)
     names = list(cfg["builds"])
     k = len(names)

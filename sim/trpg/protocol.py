@@ -21,6 +21,7 @@ SCENARIO_HELP = "Scenario: a TOML file (sides, characters, weapons, rules) or a 
 
 
 class Trpg(Game):
+    """The TRPG's Game protocol object."""
     name = "trpg"
     title = "The 3d6 kaii TRPG (docs/rules/trpg.md)."
     sides = ()

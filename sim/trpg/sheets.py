@@ -62,6 +62,7 @@ def load_checked(path: str | Path, schema: dict = SCENARIO_SCHEMA) -> dict:
 
 
 def system_config() -> dict:
+    """The shipped system data (skills, weapons, rules, symptoms)."""
     return load_checked(Path(str(DATA / "system.toml")))
 
 
@@ -87,6 +88,7 @@ def scenario_path(arg: str | Path, base: Path | None = None) -> Path:
 
 
 def build_config(scenario: str | Path | dict, sets: Iterable[str] = ()) -> dict:
+    """A scenario (path, shipped name or tree) merged over the system data, with ``--set`` items."""
     sc = load_checked(scenario_path(scenario)) if isinstance(scenario, (str, Path)) else scenario
     cfg = deep_merge(system_config(), sc)
     for item in sets:
@@ -97,6 +99,7 @@ def build_config(scenario: str | Path | dict, sets: Iterable[str] = ()) -> dict:
 
 @dataclass
 class Setup:
+    """A compiled scenario: ids, sides, names and the kernel arrays."""
     config: dict
     ids: list[str]
     sides: list[str]
@@ -126,6 +129,7 @@ def _dice_row(expr: Any, where: str) -> np.ndarray:
 
 
 def compile_setup(cfg: dict) -> Setup:
+    """Validate a scenario tree and compile it (a :class:`Setup`)."""
     try:
         return _compile(cfg)
     except SimInputError:
@@ -304,4 +308,5 @@ def _compile(cfg: dict) -> Setup:
 
 
 def resolve_setup(path: str | Path | dict, sets: Iterable[str] = ()) -> Setup:
+    """Build and compile a scenario in one step."""
     return compile_setup(build_config(path, sets))

@@ -8,6 +8,7 @@ from sim.core.cliutil import print_notes
 
 
 def print_run(res, con: Console) -> None:
+    """The text summary of a run."""
     s = res.summary.row(0, named=True)
     con.print(f"[bold]TRPG[/bold] — {s['scenario']}: {s['games']:,} combats, seed {res.seed}; draws "
               f"{s['draw_rate']:.4f}; mean rounds {s['mean_rounds']:.2f}; {s['games_per_second']:,.0f} combats/s")
@@ -27,6 +28,7 @@ def print_run(res, con: Console) -> None:
 
 
 def print_loo(df, sc, games: int, con: Console) -> None:
+    """The leave-one-out table."""
     t = Table(title=f"leave one out — {sc.name}: {games:,} combats per row, same seed (common random numbers)")
     t.add_column("removed (side)", no_wrap=True)
     t.add_column("outcome", no_wrap=True)

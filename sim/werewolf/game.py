@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # annotations only: strategies import the game, not the other
 
 @dataclass(kw_only=True)
 class WerewolfResult(GameResult):
+    """A Werewolf run: the setup and strategies, the summed counts and the tables."""
     setup: Setup
     village: str
     wolves: str
@@ -58,6 +59,7 @@ def run(games: int, seed: int = 0, *, village: str | VillageStrategy = "random",
         config=None, sets: Iterable[str] = (), threads: int | None = None,
         chunk_size: int = DEFAULT_CHUNK, progress: bool = False, spawn: tuple[int, ...] = (),
         start: int = 0, on_chunk=None, tables: bool = True) -> WerewolfResult:
+    """Play ``games`` games of a setup with the two sides' strategies."""
     setup = setup or resolve_setup(config, sets, roles)
     v, w = resolve_village(village), resolve_wolves(wolves)
     kernel = chunk_kernel(v, w)
@@ -74,6 +76,7 @@ def run(games: int, seed: int = 0, *, village: str | VillageStrategy = "random",
 
 
 def summary_tables(r: WerewolfResult) -> dict[str, pl.DataFrame]:
+    """Count arrays → the summary, endings, per-role and days tables."""
     t = r.totals
     sc = t["scalars"]
     games, vw = int(sc[C_GAMES]), int(sc[C_VILLAGE])

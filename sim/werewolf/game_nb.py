@@ -48,6 +48,7 @@ St = namedtuple("St", "alive out_how out_day revived claim_role claim_res know m
 
 
 def new_counts(R):
+    """Fresh count arrays for one chunk."""
     nr = R.table.shape[0]
     return Counts(np.zeros(N_SCALARS, np.int64), np.zeros((4, len(EVENTS)), np.int64),
                   np.zeros(nr, np.int64), np.zeros(nr, np.int64), np.zeros((nr, len(HOW)), np.int64),

@@ -29,6 +29,7 @@ def set_count(tree: dict, role: str, count: Any) -> None:
 
 
 class Werewolf(Game):
+    """Werewolf's Game protocol object."""
     name = "werewolf"
     title = "The Werewolf museum variant (docs/rules/werewolf.md)."
     sides = ("village", "wolves")

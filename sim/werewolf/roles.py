@@ -40,11 +40,13 @@ def load_checked(path: str | Path) -> dict:
 
 
 def base_config() -> dict:
+    """The shipped role data."""
     return load_checked(Path(str(DATA / "roles.toml")))
 
 
 def build_config(config: dict | str | Path | None = None, sets: Iterable[str] = (),
                  roles: str | None = None) -> dict:
+    """The role data, a user file, ``--set`` items and a composition."""
     cfg = base_config()
     if config is not None:
         cfg = deep_merge(cfg, load_checked(config) if isinstance(config, (str, Path)) else config)
@@ -84,6 +86,7 @@ def parse_composition(text: str, known: Iterable[str]) -> list[str]:
 
 @dataclass
 class Setup:
+    """A compiled table: the configuration, role ids, seats and the kernel arrays."""
     config: dict
     role_ids: list[str]          # role table order
     seats: list[str]             # one role id per participant
@@ -111,6 +114,7 @@ def _choice(v: Any, where: str, options: Iterable[str]) -> str:
 
 
 def compile_setup(cfg: dict) -> Setup:
+    """Validate a configuration tree and compile it (a :class:`Setup`)."""
     check_keys(cfg, CONFIG_SCHEMA, "werewolf configuration")
     roles = cfg.get("roles")
     if not isinstance(roles, dict) or not roles:
@@ -166,4 +170,5 @@ def compile_setup(cfg: dict) -> Setup:
 
 
 def resolve_setup(config=None, sets: Iterable[str] = (), roles: str | None = None) -> Setup:
+    """Build and compile a table in one step."""
     return compile_setup(build_config(config, sets, roles))

@@ -6,6 +6,7 @@ from rich.table import Table
 
 
 def print_run(res, con: Console) -> None:
+    """The text summary of a run."""
     s = res.summary.row(0, named=True)
     con.print(f"[bold]Werewolf[/bold] — {s['composition']} ({s['participants']} participants); village "
               f"[cyan]{res.village}[/cyan] vs wolves [magenta]{res.wolves}[/magenta]; {s['games']:,} games, "
@@ -29,6 +30,7 @@ def print_run(res, con: Console) -> None:
 
 
 def print_loo(df, games: int, con: Console) -> None:
+    """The leave-one-out table."""
     t = Table(title=f"leave one out — {games:,} games per row, same seed (common random numbers)")
     for c in ("replaced by a villager", "village win rate", "95% CI", "change"):
         t.add_column(c, justify="left" if c.startswith("replaced") else "right")

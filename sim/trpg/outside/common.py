@@ -16,6 +16,7 @@ MAX_ROLLS = 1000
 
 # --- skills -----------------------------------------------------------------------------
 def default_skill_names() -> Tuple[str, ...]:
+    """The 16 skill names in sheet order (four groups of four)."""
     return tuple(f"{g}_{j + 1}" for g in GROUPS for j in range(4))
 
 

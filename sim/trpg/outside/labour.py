@@ -25,6 +25,7 @@ def _die_mix(parts: Sequence[Tuple[icepool.Die, Fraction]]) -> icepool.Die:
 
 @dataclass
 class LabourExact:
+    """The exact distribution of one labour slot (CR gained, MP lost)."""
     skill: int
     penalty: int
     check: Dict[str, Fraction]
@@ -82,6 +83,7 @@ def _labour_kernel_nb(skill, penalty, cr_arr, mp_arr, critical_double, games, ke
 
 @dataclass
 class LabourMC:
+    """The Monte Carlo estimate of one labour slot."""
     games: int
     outcomes: np.ndarray  # counts of fail, success, critical, fumble
     cr_values: np.ndarray
