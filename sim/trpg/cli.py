@@ -20,9 +20,6 @@ app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_
 for sub in (outside_app, exact_app):  # check, labour, sleep, growth; exact
     app.registered_commands.extend(sub.registered_commands)
 
-SCENARIO_HELP = ("Scenario TOML (sides, characters, weapons, rules), or the name of a shipped "
-                 "scenario such as alley (see `sim trpg scenarios`).")
-
 
 @app.command("scenarios")
 @clean_errors

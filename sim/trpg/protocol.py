@@ -15,7 +15,7 @@ from sim.core.config import deep_merge, load_toml
 from sim.core.game import Game, Option, user_config
 from sim.core.schema import check_keys
 from sim.errors import SimInputError
-from sim.trpg.sheets import SCENARIO_SCHEMA, build_config, compile_setup, scenario_path
+from sim.trpg.sheets import SCENARIO_SCHEMA, build_config, compile_setup, load_checked, scenario_path
 
 SCENARIO_HELP = "Scenario: a TOML file (sides, characters, weapons, rules) or a shipped scenario's name (alley)."
 
@@ -36,12 +36,12 @@ class Trpg(Game):
     def build(self, config=None, sets=(), scenario=None):
         if scenario is None:
             raise SimInputError("trpg: name a scenario")
-        tree = build_config(scenario)
+        tree = load_checked(scenario_path(scenario))
         if config is not None:
             extra = load_toml(config) if isinstance(config, (str, Path)) else config
             check_keys(extra, self.schema, str(config) if isinstance(config, (str, Path)) else "--config")
             tree = deep_merge(tree, extra)
-        return build_config(tree, sets)
+        return build_config(tree, sets)  # merged over the system data once
 
     def compile(self, tree):
         from strategies.trpg import load_plugin
