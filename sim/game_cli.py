@@ -16,6 +16,8 @@ from rich.console import Console
 
 from sim.core.cliutil import claim_out, clean_errors, emit_json, finish, guard, save_tables
 from sim.core.game import Game
+from sim.core.trace import matches, parse_find, print_trace, trace_lines
+from sim.core.views import oracle_label, oracles
 from sim.errors import SimInputError
 from sim.core.output import manifest
 from sim.core.progress import want_progress
@@ -108,12 +110,12 @@ def run_command(game: Game) -> Callable:
                            chunk_size=c["chunk_size"], progress=want_progress(c["games"], c["as_json"]))
             err = save_tables(od, res.tables, manifest(game.name, game.config_of(setup), c["seed"], {
                 "games": c["games"], "first_game": c["first_game"], "command": f"sim {game.name} run",
-                "tables": sorted(res.tables),
-                **{s: getattr(v, "name", str(v)) for s, v in strategies.items()}, **game.manifest_extra(setup, opts)}))
+                "tables": sorted(res.tables), **_names(strategies), **game.manifest_extra(setup, opts)}))
         if c["as_json"]:
-            emit_json(game.to_json(res))
+            emit_json({**game.to_json(res), **_oracle_json(strategies)})
             return finish(err)
         con = Console()
+        _print_oracles(con, strategies)
         game.print_run(res, con)
         if c["out"] is not None and not err:
             con.print(f"parquet tables and manifest written to [bold]{c['out']}[/bold]")
@@ -131,7 +133,7 @@ def loo_command(game: Game) -> Callable:
         check_run_counts(c["games"], c["threads"], DEFAULT_CHUNK)
         setup = game.setup(c["config"], c["sets"], **opts)
         strategies = game.strategies(sides)
-        names = {s: getattr(v, "name", str(v)) for s, v in strategies.items()}
+        names = _names(strategies)
         od = claim_out(c["out"])
         with guard(od):
             df = game.leave_one_out(setup, strategies, c["games"], c["seed"], threads=c["threads"])
@@ -142,6 +144,7 @@ def loo_command(game: Game) -> Callable:
             emit_json({"games_per_row": c["games"], **names, **game.loo_manifest(setup), "rows": df.to_dicts()})
             return finish(err)
         con = Console()
+        _print_oracles(con, strategies)
         game.print_loo(df, setup, strategies, c["games"], con)
         if c["out"] is not None and not err:
             con.print(f"parquet table and manifest written to [bold]{c['out']}[/bold]")
@@ -151,6 +154,67 @@ def loo_command(game: Game) -> Callable:
                           *_side_params(game)],
                     f"Leave one out: the {game.metric.replace('_', ' ')} with each removable part of the "
                     f"setup removed in turn, the same seed for every row (common random numbers).")
+
+
+def _names(strategies) -> dict:
+    """The strategy of each side by name, and (when any) which of them are oracles."""
+    return {**{s: getattr(v, "name", str(v)) for s, v in strategies.items()}, **_oracle_json(strategies)}
+
+
+def _oracle_json(strategies) -> dict:
+    o = oracles(strategies)
+    return {"oracles": o} if o else {}
+
+
+def _print_oracles(con, strategies) -> None:
+    label = oracle_label(strategies)
+    if label:
+        con.print(f"[bold red]{label}[/bold red]")
+
+
+def trace_command(game: Game) -> Callable:
+    """``sim GAME trace`` for one game."""
+    def trace(**kw):
+        opts, sides, c = _split(game, kw)
+        if c["game"] < 0:
+            raise SimInputError(f"--game must be >= 0, got {c['game']}")
+        if not 1 <= c["search"] <= MAX_GAMES or c["game"] + c["search"] > MAX_GAMES:
+            raise SimInputError(f"--search must be 1 … {MAX_GAMES:,} games (from --game on)")
+        conds = parse_find(c["find"], game.find_keys) if c["find"] is not None else None
+        setup = game.setup(c["config"], c["sets"], **opts)
+        strategies = game.strategies(sides)
+        k = c["game"]
+        if conds is not None:
+            for k in range(c["game"], c["game"] + c["search"]):
+                if matches(game.trace(setup, strategies, c["seed"], k, events=False).result, conds):
+                    break
+            else:
+                raise SimInputError(f"--find {c['find']}: no game of {c['game']:,} … "
+                                    f"{c['game'] + c['search'] - 1:,} (seed {c['seed']}) matches; "
+                                    f"try a larger --search")
+        tr = game.trace(setup, strategies, c["seed"], k)
+        if c["as_json"]:
+            import json
+            for line in trace_lines(tr, c["seed"]):
+                typer.echo(json.dumps(line))
+            return
+        con = Console(highlight=False)
+        who = ", ".join(f"{s}={getattr(v, 'name', v)}" for s, v in strategies.items())
+        _print_oracles(con, strategies)
+        found = f" (first match of --find {c['find']})" if conds is not None else ""
+        print_trace(tr, con, f"[bold]sim {game.name} trace[/bold] — game {k:,} of seed {c['seed']}{found}; {who}")
+
+    common = [p for p in _common(1, "") if p.name in ("seed", "config", "sets", "as_json")]
+    return _command(trace, [*_game_params(game), *common,
+                            _param("game", int, typer.Option(0, "--game", help="Which game of the run (0-based).")),
+                            _param("find", Optional[str], typer.Option(
+                                None, "--find", help="Trace the first game from --game on whose result matches, "
+                                                     f"e.g. winner=…; keys: {', '.join(game.find_keys)}.")),
+                            _param("search", int, typer.Option(100_000, "--search",
+                                                               help="How many games --find looks at.")),
+                            *_side_params(game)],
+                    f"Replay one game of {game.name} event by event, each with the rule that caused it: "
+                    f"the very game that `run --first-game K --games 1` plays.")
 
 
 def strategies_command(game: Game) -> Callable:
@@ -191,6 +255,8 @@ def game_app(game: Game) -> typer.Typer:
     if game.has_loo:
         app.command("loo")(loo_command(game))
     app.command("params")(params_command(game))
+    if type(game).trace is not Game.trace:
+        app.command("trace")(trace_command(game))
     if game.sides:
         app.command("strategies")(strategies_command(game))
     game.commands(app)

@@ -66,6 +66,9 @@ class Game:
     has_loo: bool = True                     # ``sim GAME loo``
     default_games: int = 100_000             # ``run --games`` when not given
     default_loo_games: int = 100_000         # ``loo --games`` (per row)
+    # keys of a trace's result that ``sim GAME trace --find`` can test (``winner`` first)
+    find_keys: tuple[str, ...] = ("winner",)
+    group_word: str = "round"                # what a trace's events are grouped by
 
     # -- strategies ---------------------------------------------------------------------
     def registries(self) -> Mapping[str, Registry]:
@@ -112,6 +115,14 @@ class Game:
         """Games ``[start, start + games)`` of the run with this seed (game g draws from
         stream g, so any slice of a run equals the same games of a longer run)."""
         raise NotImplementedError
+
+    def trace(self, setup: Any, strategies: Mapping[str, Any], seed: int, game: int, *,
+              spawn: tuple[int, ...] = (), events: bool = True):
+        """Game ``game`` of the run with this seed, played by the batch kernel with an
+        event log: a :class:`sim.core.trace.Trace` whose ``result`` equals what
+        ``run --first-game game --games 1`` reports (``events=False``: the result only,
+        for ``--find``)."""
+        raise SimInputError(f"{self.name}: no trace")
 
     def primary(self, totals: Mapping[str, np.ndarray]) -> tuple[int, int]:
         """(successes, games) of the primary rate in a totals (or one chunk's counts) dict."""

@@ -2,10 +2,22 @@
 
 Kernels never touch numba's global RNG: under ``prange``/threads its state is per
 thread, so results would depend on the thread count. Instead every game ``g`` gets its
-own stream, derived from a 256-bit run key (from numpy ``SeedSequence``, see
-:mod:`sim.core.seeding`) and ``g`` through SplitMix64 — the seeding recommended by the
-xoshiro authors. A game's stream therefore does not depend on which chunk or thread
-plays it, so results are identical for any thread count and chunk size.
+own streams, derived from a 256-bit run key (from numpy ``SeedSequence``, see
+:mod:`sim.core.seeding`), ``g`` and a stream number ``side``: ``side = 0`` is the
+rules' own stream (dice, shuffles, the drag, tie breaks), ``side = 1, 2, …`` each side's
+decisions (:data:`RULES`, and each game's ``Stream`` enum). A game's streams therefore
+do not depend on which chunk or thread plays it, so results are identical for any
+thread count and chunk size.
+
+Why a keyed one-way function. A strategy holds its own xoshiro state, and xoshiro can
+be stepped backwards, so it can always recover the state its stream started from. If
+that start were an invertible function of the key (as SplitMix64 chains are), it would
+give away the key and with it every other stream: the rules' dice to come, the other
+side's choices. So each start is made of SipHash-1-3 outputs (a pseudo-random function
+keyed by 128 bits of the run key; message: the game, the stream, the other 128 key bits)
+expanded by SplitMix64. Recovering the run key from any number of outputs is as hard as
+breaking SipHash; one side's start says nothing about another's. (SipHash is fast but
+not a cryptographic standard for secrets; it is ample against a strategy plug-in.)
 """
 import numba as nb
 import numpy as np
@@ -25,13 +37,53 @@ def splitmix64_nb(z):
     return z ^ (z >> np.uint64(31))
 
 
+RULES = 0  # the stream of the rules' own chance events; sides draw from 1, 2, …
+
+
+@nb.njit(inline="always")
+def _sipround_nb(v0, v1, v2, v3):
+    v0 += v1
+    v1 = _rotl_nb(v1, 13) ^ v0
+    v0 = _rotl_nb(v0, 32)
+    v2 += v3
+    v3 = _rotl_nb(v3, 16) ^ v2
+    v0 += v3
+    v3 = _rotl_nb(v3, 21) ^ v0
+    v2 += v1
+    v1 = _rotl_nb(v1, 17) ^ v2
+    v2 = _rotl_nb(v2, 32)
+    return v0, v1, v2, v3
+
+
 @nb.njit
-def seed_stream_nb(state, key, stream):
-    """Fill ``state`` (uint64[4]) with the start of stream number ``stream`` under ``key``."""
-    z = splitmix64_nb(key[0] ^ splitmix64_nb(np.uint64(stream) ^ key[1]))
-    for j in range(4):
-        z = splitmix64_nb(z ^ key[(j + 2) & 3])
-        state[j] = z
+def siphash13_nb(k0, k1, m0, m1, m2, m3):
+    """SipHash-1-3 of the four 64-bit words ``m0..m3`` under the key ``(k0, k1)``."""
+    v0 = k0 ^ np.uint64(0x736F6D6570736575)
+    v1 = k1 ^ np.uint64(0x646F72616E646F6D)
+    v2 = k0 ^ np.uint64(0x6C7967656E657261)
+    v3 = k1 ^ np.uint64(0x7465646279746573)
+    for m in (m0, m1, m2, m3, np.uint64(32) << np.uint64(56)):  # last block: the length
+        v3 ^= m
+        v0, v1, v2, v3 = _sipround_nb(v0, v1, v2, v3)
+        v0 ^= m
+    v2 ^= np.uint64(0xFF)
+    for _ in range(3):
+        v0, v1, v2, v3 = _sipround_nb(v0, v1, v2, v3)
+    return v0 ^ v1 ^ v2 ^ v3
+
+
+@nb.njit
+def seed_stream_nb(state, key, stream, side=0):
+    """Fill ``state`` (uint64[4]) with the start of game ``stream``'s stream ``side``
+    (0: the rules', :data:`RULES`) under ``key`` — one-way, see the module's docstring."""
+    g = np.uint64(stream)
+    s = np.uint64(side) << np.uint64(1)
+    a = siphash13_nb(key[0], key[1], g, s, key[2], key[3])
+    b = siphash13_nb(key[0], key[1], g, s | np.uint64(1), key[2], key[3])
+    state[0] = splitmix64_nb(a)
+    state[1] = splitmix64_nb(state[0] ^ b)
+    state[2] = splitmix64_nb(b)
+    state[3] = splitmix64_nb(state[2] ^ a)
     if state[0] == 0 and state[1] == 0 and state[2] == 0 and state[3] == 0:
         state[0] = _GOLDEN  # the all-zero state is a fixed point
 
