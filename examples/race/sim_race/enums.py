@@ -21,3 +21,9 @@ P = namedtuple("P", _P)(*range(len(_P)))
 N_P = len(_P)
 
 SIDES = ("p1", "p2")
+
+# Random streams of a game (sim.core.rng): the dice, and each player's own choices.
+Stream = namedtuple("Stream", ("RULES", "P1", "P2"))(0, 1, 2)
+
+# Event codes of a trace (sim_race.trace decodes them).
+Ev = namedtuple("Ev", ("TURN", "WIN"))(1, 2)

@@ -43,7 +43,7 @@ def run(games: int, seed: int = 0, *, p1: str | RaceStrategy = "random", p2: str
     key = run_key(seed, *spawn)
     rules = setup.nb
     res = run_games(games, lambda: new_counts(rules),
-                    lambda start, count, out: kernel(key, start, count, rules, out),
+                    lambda start, count, out: kernel(key, start, count, rules, out, None),
                     chunk_size=chunk_size, threads=threads, progress=progress, start=start, on_chunk=on_chunk)
     r = RaceResult(setup=setup, seed=seed, p1=s1.name, p2=s2.name, totals=res.totals, seconds=res.seconds)
     if tables:

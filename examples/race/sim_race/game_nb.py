@@ -3,8 +3,12 @@
 The chunk kernel :func:`play_chunk_nb` is a template: it calls the two players' decide
 hooks ``p1_decide`` / ``p2_decide`` through module globals, and
 :func:`sim.core.kernels.specialize` binds them and compiles it with a disk cache
-(:func:`chunk_kernel`). Game ``g`` draws only from stream ``g`` of the run key
-(:mod:`sim.core.rng`), so any thread count and chunk size give the same counts.
+(:func:`chunk_kernel`). Game ``g``'s dice come from its rules stream and each player's
+choices from that player's own stream (:mod:`sim.core.rng`, ``Stream``), so any thread
+count and chunk size give the same counts, and no strategy can foresee a roll.
+
+``log`` is None in a batch run; :mod:`sim_race.trace` passes an event log
+(:mod:`sim.core.trace`) to replay one game with this very kernel.
 """
 from collections import namedtuple
 
@@ -13,7 +17,8 @@ import numpy as np
 
 from sim.core.kernels import kernel_template, specialize
 from sim.core.rng import randint_nb, seed_stream_nb
-from sim_race.enums import N_C, N_P, C, Dice, P, R
+from sim.core.trace import emit_nb
+from sim_race.enums import N_C, N_P, C, Dice, Ev, P, R, Stream
 
 Counts = namedtuple("Counts", "scalars players turns_hist")
 
@@ -35,22 +40,25 @@ def die_nb(rng, faces):
 
 
 @nb.njit(inline="always")
-def roll_nb(rng, dice, faces, bust_face):
+def roll_nb(rng, dice, faces, bust_face, log, player, total):
     """Points of one turn: one die adds its face; two dice add their sum unless either
     shows ``bust_face`` (then 0). Both dice are always drawn."""
     a = die_nb(rng, faces)
     if dice == Dice.ONE:
+        emit_nb(log, Ev.TURN, player, dice, a, 0, a, total + a)
         return a
     b = die_nb(rng, faces)
-    if a == bust_face or b == bust_face:
-        return 0
-    return a + b
+    gain = 0 if (a == bust_face or b == bust_face) else a + b
+    emit_nb(log, Ev.TURN, player, dice, a, b, gain, total + gain)
+    return gain
 
 
 @kernel_template(hooks=("p1_decide", "p2_decide"))
-def play_chunk_nb(key, start, count, rules, out):
+def play_chunk_nb(key, start, count, rules, out, log):
     """Play games ``[start, start + count)`` and add their counts to ``out``."""
-    rng = np.zeros(4, np.uint64)
+    rng = np.zeros(4, np.uint64)   # the dice (rules stream)
+    r1 = np.zeros(4, np.uint64)    # player 1's own stream
+    r2 = np.zeros(4, np.uint64)    # player 2's
     target = rules[R.TARGET]
     faces = rules[R.FACES]
     bust_face = rules[R.BUST_FACE]
@@ -61,16 +69,18 @@ def play_chunk_nb(key, start, count, rules, out):
     hist = out.turns_hist
     last = hist.shape[0] - 1
     for g in range(start, start + count):
-        seed_stream_nb(rng, key, g)
+        seed_stream_nb(rng, key, g, Stream.RULES)
+        seed_stream_nb(r1, key, g, Stream.P1)
+        seed_stream_nb(r2, key, g, Stream.P2)
         tot0 = 0
         tot1 = rules[R.HEAD_START]
         turns = 0
         while True:
             # player 1
-            dice = p1_decide(rng, tot0, tot1, target, k1)  # noqa: F821 - bound by specialize
+            dice = p1_decide(r1, tot0, tot1, target, k1)  # noqa: F821 - bound by specialize
             if dice != Dice.ONE and dice != Dice.TWO:
                 raise ValueError("p1 strategy: decide must return 1 or 2 (dice)")
-            gain = roll_nb(rng, dice, faces, bust_face)
+            gain = roll_nb(rng, dice, faces, bust_face, log, 0, tot0)
             turns += 1
             pl[0, P.TURNS] += 1
             if dice == Dice.TWO:
@@ -82,12 +92,13 @@ def play_chunk_nb(key, start, count, rules, out):
             if tot0 >= target:
                 pl[0, P.WINS] += 1
                 sc[C.P1_WINS] += 1
+                emit_nb(log, Ev.WIN, 0, tot0, tot1, turns)
                 break
             # player 2
-            dice = p2_decide(rng, tot1, tot0, target, k2)  # noqa: F821 - bound by specialize
+            dice = p2_decide(r2, tot1, tot0, target, k2)  # noqa: F821 - bound by specialize
             if dice != Dice.ONE and dice != Dice.TWO:
                 raise ValueError("p2 strategy: decide must return 1 or 2 (dice)")
-            gain = roll_nb(rng, dice, faces, bust_face)
+            gain = roll_nb(rng, dice, faces, bust_face, log, 1, tot1)
             turns += 1
             pl[1, P.TURNS] += 1
             if dice == Dice.TWO:
@@ -98,6 +109,7 @@ def play_chunk_nb(key, start, count, rules, out):
             tot1 += gain
             if tot1 >= target:
                 pl[1, P.WINS] += 1
+                emit_nb(log, Ev.WIN, 1, tot1, tot0, turns)
                 break
         sc[C.GAMES] += 1
         sc[C.TURNS] += turns

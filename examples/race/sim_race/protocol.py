@@ -20,6 +20,7 @@ class Race(Game):
     schema = CONFIG_SCHEMA
     has_loo = False          # nothing in a race can be left out: no roles, pieces or rules to remove
     default_games = 1_000_000
+    find_keys = ("winner", "turns", "p1_total", "p2_total")
 
     def registries(self):
         from sim_race.strategies import STRATEGIES
@@ -36,6 +37,11 @@ class Race(Game):
         from sim_race.game import run
 
         return run(games, seed, p1=strategies["p1"], p2=strategies["p2"], setup=setup, **kw)
+
+    def trace(self, setup, strategies, seed, game, *, spawn=(), events=True):
+        from sim_race.trace import trace
+
+        return trace(setup, strategies, seed, game, spawn=spawn, events=events)
 
     def primary(self, totals):
         from sim_race.game import primary

@@ -6,8 +6,9 @@ A strategy decides, at the start of each of its turns, how many dice to roll::
 
 ``me`` / ``other`` are the two totals, ``target`` the winning total, ``k`` the player's
 strategy parameter (``p1.k`` / ``p2.k`` in the configuration, an integer in
-[K_MIN, K_MAX]) and ``rng`` the game's own random stream (:mod:`sim.core.rng`; draw from
-it, never from numba's global RNG). ``exact(me, other, target, k)`` is the same decision
+[K_MIN, K_MAX]) and ``rng`` the player's own random stream (:mod:`sim.core.rng`; draw from
+it, never from numba's global RNG; the dice come from another stream it cannot foresee).
+That is everything a player knows: the race has no hidden information. ``exact(me, other, target, k)`` is the same decision
 in plain Python as the probability of rolling two dice; :mod:`sim_race.exact` uses it.
 Give your own with ``--p1 mypkg.mod:obj`` where ``obj`` is a :class:`RaceStrategy` or a
 bare ``@njit`` decide function (it then has no exact form).

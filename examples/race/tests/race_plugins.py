@@ -1,6 +1,8 @@
 """Strategies given on the command line as ``module:object`` (tests of the plug-in path)."""
 import numba as nb
 
+from sim.core.rng import randint_nb
+
 from sim_race.strategies import RaceStrategy
 
 
@@ -18,3 +20,19 @@ SPRINT = RaceStrategy("sprint", sprint_nb, lambda me, other, target, k: 1.0 if t
 @nb.njit
 def bad_nb(rng, me, other, target, k):
     return 3  # not a number of dice
+
+
+@nb.njit
+def peek_nb(rng, me, other, target, k):
+    """Hostile: copies its generator and rolls the two dice it expects; rolls two only
+    when neither would bust. With one stream for dice and choices this never busted."""
+    s = rng.copy()
+    a = 1 + randint_nb(s, 6)
+    b = 1 + randint_nb(s, 6)
+    return 2 if (a != 1 and b != 1) else 1
+
+
+@nb.njit
+def oracle_bold_nb(rng, me, other, target, k):
+    """An oracle by name only (the race hides nothing): labelled wherever it is used."""
+    return 2

@@ -1,0 +1,84 @@
+"""Race traces: the batch kernel replaying one game; separate streams keep the dice unforeseeable."""
+import json
+import subprocess
+import sys
+
+import numpy as np
+from scipy.stats import binomtest
+
+from sim.core.game import get
+from sim.core.rng import RULES, randint_nb, seed_stream_nb
+from sim.core.seeding import run_key
+
+GAME = get("race")
+
+
+def test_trace_equals_one_game_batch_runs_on_1000_games():
+    setup = GAME.setup(sets=["p2.k=3"])
+    st = GAME.strategies({"p1": "random", "p2": "threshold"})
+    for k in range(1000):
+        tr = GAME.trace(setup, st, 7, k)
+        one = GAME.run(setup, st, 1, 7, start=k, tables=False).totals
+        assert (tr.result["winner"] == "p1") == bool(one["scalars"][1])
+        assert tr.result["turns"] == int(one["scalars"][2]) == sum(e["event"] == "turn" for e in tr.events)
+        # the events add up: each total is the sum of that player's gains
+        for p, start in (("p1", 0), ("p2", setup.head_start)):
+            gains = [e["gain"] for e in tr.events if e["event"] == "turn" and e["player"] == p]
+            assert tr.result[f"{p}_total"] == start + sum(gains)
+        assert tr.events[-1]["event"] == "win" and tr.events[-1]["player"] == tr.result["winner"]
+
+
+def test_a_slice_of_a_run_is_those_games_of_the_longer_run():
+    setup, st = GAME.setup(), GAME.strategies({"p1": "random", "p2": "random"})
+    whole = GAME.run(setup, st, 300, 4, tables=False).totals["scalars"]
+    parts = [GAME.run(setup, st, n, 4, start=a, tables=False).totals["scalars"] for a, n in ((0, 120), (120, 180))]
+    assert (whole == parts[0] + parts[1]).all()
+
+
+def test_a_strategy_cannot_foresee_the_dice():
+    """The peeking plug-in busts at the chance rate 11/36 of two dice (binomial test at a
+    fixed seed); had it read the dice's stream it would never bust (checked below)."""
+    setup = GAME.setup()
+    res = GAME.run(setup, GAME.strategies({"p1": "race_plugins:peek_nb", "p2": "cautious"}), 20_000, 1)
+    row = res.tables["players"].row(0, named=True)
+    assert row["two_dice_turns"] > 5_000
+    assert binomtest(row["busts"], row["two_dice_turns"], 11 / 36).pvalue > 1e-3
+    # power: the same prediction made on the rules stream is always right
+    key = run_key(1)
+    for g in range(200):
+        s = np.zeros(4, np.uint64)
+        seed_stream_nb(s, key, g, RULES)
+        guess = s.copy()
+        assert [1 + randint_nb(guess, 6) for _ in range(2)] == [1 + randint_nb(s, 6) for _ in range(2)]
+
+
+def _sim(*args):
+    return subprocess.run([sys.executable, "-m", "sim", "race", *args], capture_output=True, text=True)
+
+
+def test_trace_cli_text_json_and_find():
+    p = _sim("trace", "--seed", "3", "--game", "2", "--p1", "bold")
+    assert p.returncode == 0, p.stderr
+    assert "round 1" in p.stdout and "(R-3)" in p.stdout and "result: winner=" in p.stdout
+    p = _sim("trace", "--seed", "3", "--find", "winner=p2,turns>=9", "--json")
+    assert p.returncode == 0, p.stderr
+    lines = [json.loads(x) for x in p.stdout.splitlines()]
+    last = lines[-1]
+    assert last["event"] == "result" and last["winner"] == "p2" and last["turns"] >= 9
+    # it is the first such game: every earlier game fails the condition
+    setup, st = GAME.setup(), GAME.strategies({})
+    for k in range(last["game"]):
+        r = GAME.trace(setup, st, 3, k, events=False).result
+        assert not (r["winner"] == "p2" and r["turns"] >= 9)
+    p = _sim("trace", "--find", "turn=3")
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "did you mean 'turns'" in p.stderr
+    p = _sim("trace", "--find", "winner=nobody", "--search", "50")
+    assert p.returncode == 2 and "no game" in p.stderr
+
+
+def test_oracle_strategies_are_labelled():
+    p = _sim("run", "--games", "1000", "--p1", "race_plugins:oracle_bold_nb", "--json")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["oracles"] == {"p1": "race_plugins:oracle_bold_nb"}
+    p = _sim("run", "--games", "1000", "--p1", "race_plugins:oracle_bold_nb")
+    assert "ORACLE" in p.stdout
