@@ -55,21 +55,27 @@ def balance_cmd(
     from sim.core.validate import check_run_counts
 
     check_run_counts(1, threads, 1)
+    from sim.core.views import is_oracle
+
     sp = load_balance(spec, target=target, tolerance=tolerance, seed=seed)
+    orc = {s: str(sp.base[s]) for s in sp.protocol.sides if s in sp.base and is_oracle(str(sp.base[s]))}
     od = claim_out(out, "balance")
     with guard(od):
         res = balance(sp, threads)
         err = save_tables(od, {"trace": res.trace}, manifest(sp.game, sp.raw, sp.seed, {
             "command": "sim balance", "target": sp.target, "tolerance": sp.tolerance, "result": res.point,
-            "hit": res.hit, "games_used": res.games_used}))
+            "hit": res.hit, "games_used": res.games_used, **({"oracles": orc} if orc else {})}))
     d = {"game": sp.game, "target": sp.target, "tolerance": sp.tolerance, "settings": res.point, "rate": res.rate,
          "ci_low": res.ci_low, "ci_high": res.ci_high, "games": res.games, "hit": res.hit,
          "games_used": res.games_used, "evaluations": res.trace.height, "note": res.note,
-         "trace": str(out / "trace.parquet"), "metric": sp.protocol.metric}
+         "trace": str(out / "trace.parquet"), "metric": sp.protocol.metric, **({"oracles": orc} if orc else {})}
     if as_json:
         emit_json(d)
         return finish(err)
     con = Console()
+    if orc:
+        con.print(f"[bold red]ORACLE: {', '.join(f'{k}={v}' for k, v in orc.items())} reads hidden information; "
+                  f"these figures are not those of honest play[/bold red]")
     verdict = "[green]hits the target[/green]" if res.hit else "[yellow]does not hit the target[/yellow]"
     con.print(f"[bold]{sp.game}[/bold] balance for {sp.protocol.metric} = {sp.target:g} (±{sp.tolerance:g}): {verdict}")
     for k, v in res.point.items():

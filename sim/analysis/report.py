@@ -88,7 +88,19 @@ def _tables_html(d: Loaded) -> str:
 CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;font-size:13px;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
 tr.hit{background:#e8f4e8}figure{margin:2em 0}figcaption{font-size:13px;color:#555;max-width:800px}
-img{max-width:100%;border:1px solid #eee}"""
+img{max-width:100%;border:1px solid #eee}.oracle{background:#fde8e8;border:1px solid #c00;padding:6px}"""
+
+
+def oracle_note(d: Loaded) -> str:
+    """Which oracle strategies (reading hidden information) the dataset's figures rest on, or ""."""
+    found = {f"{k}={v}" for k, v in (d.manifest.get("oracles") or {}).items()}
+    if "oracles" in d.cells.columns:
+        for o in d.cells["oracles"].drop_nulls().unique().to_list():
+            found.update(x for x in o.split(",") if x)
+    if not found:
+        return ""
+    return (f"ORACLE strategies: {', '.join(sorted(found))}. They read hidden information, so these "
+            f"figures are not those of honest play.")
 
 
 def render(d: Loaded, figs: list[Figure]) -> str:
@@ -101,6 +113,9 @@ def render(d: Loaded, figs: list[Figure]) -> str:
             f"commit {html.escape(str(d.manifest.get('git_commit', ''))[:10])}"
             f"{' (uncommitted changes)' if d.manifest.get('git_dirty') else ''}"
             f"{', made ' + html.escape(str(d.manifest['created'])) if d.manifest.get('created') else ''}.</p>")
+    note = oracle_note(d)
+    if note:
+        head += f'<p class="oracle"><b>{html.escape(note)}</b></p>'
     body = "".join(f'<figure><img src="{f.file}" alt="{html.escape(f.caption)}"><figcaption>{html.escape(f.caption)}'
                    f"</figcaption></figure>" for f in figs)
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"

@@ -13,6 +13,7 @@ import polars as pl
 
 from sim.core.stats import wilson
 from sim.core.game import TIMING_COLUMNS, get as get_game, sum_totals
+from sim.core.views import is_oracle
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,8 @@ def run_cell(job: CellJob, compiled: Any = None) -> CellOutput:
         **job.params,
         "metric": ad.metric, "successes": s, "rate": s / g, "rate_ci_low": lo, "rate_ci_high": hi,
         "half_width": (hi - lo) / 2, "stopped": stopped, "batches": len(results), "n_blocks": len(blocks),
+        "oracles": ",".join(f"{side}={name}" for side, name in sorted(job.config.get("strategies", {}).items())
+                            if is_oracle(name)),
         **{k: v for k, v in game_row.items() if k not in skip},
     }], schema_overrides={k: pl.List(pl.String) for k, v in job.params.items() if isinstance(v, list)})
     starts = sorted(blocks)

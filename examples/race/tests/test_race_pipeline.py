@@ -92,3 +92,21 @@ def test_bad_sweep_axis(tmp_path):
     assert r.exit_code == 2 and r.stdout == ""
     assert r.stderr.startswith("error: cell") and "p1.k" in r.stderr and len(r.stderr.splitlines()) == 1
     assert not (tmp_path / "out").exists()
+
+
+def test_oracles_are_labelled_in_sweeps_runs_and_reports(tmp_path):
+    spec = tmp_path / "o.toml"
+    spec.write_text(SWEEP.replace('values = ["bold", "threshold"]',
+                                  'values = ["bold", "race_plugins:oracle_bold_nb"]'))
+    d = json.loads(ok("sweep", spec, "--out", tmp_path / "out", "--json"))
+    assert {r["oracles"] for r in d["rows"]} == {"", "p1=race_plugins:oracle_bold_nb"}
+    ok("report", tmp_path / "out" / "game=race" / "sweep=tiny", "--out", tmp_path / "rep")
+    assert "ORACLE strategies: p1=race_plugins:oracle_bold_nb" in (tmp_path / "rep" / "index.html").read_text()
+    ok("race", "run", "--games", "500", "--p1", "race_plugins:oracle_bold_nb", "--out", tmp_path / "run")
+    man = json.loads((tmp_path / "run" / "_manifest.json").read_text())
+    assert man["oracles"] == {"p1": "race_plugins:oracle_bold_nb"}
+    ok("report", tmp_path / "run", "--out", tmp_path / "rep2")
+    assert "ORACLE" in (tmp_path / "rep2" / "index.html").read_text()
+    # honest runs say nothing of oracles
+    ok("race", "run", "--games", "500", "--out", tmp_path / "run3")
+    assert "oracles" not in json.loads((tmp_path / "run3" / "_manifest.json").read_text())
