@@ -93,6 +93,10 @@ def _load_run(d: Path) -> Loaded:
         m = tables["matrix"]
         cells = pl.DataFrame({"cell": [0], "games": [int(m["games"].sum())], "successes": [int(m["wins"].sum())]})
         return Loaded("matrix", game, command, [], "win_rate", with_rates(cells), tables, man, d)
+    if "ladder" in tables:
+        m = tables["ladder"]
+        cells = pl.DataFrame({"cell": [0], "games": [int(m["games"].sum())], "successes": [int(m["successes"].sum())]})
+        return Loaded("ladder", game, command, [], man.get("metric", "rate"), with_rates(cells), tables, man, d)
     if loo_table(tables) is not None:
         return Loaded("loo", game, command, [], "win_rate", pl.DataFrame({"cell": [0]}), tables, man, d)
     if "summary" not in tables:

@@ -116,6 +116,20 @@ def matrix_heatmap(matrix: pl.DataFrame, path: Path) -> str:
     return "win rate of each build (row) against each opponent (column), both first moves pooled"
 
 
+def ladder_heatmap(ladder: pl.DataFrame, sides: list[str], metric: str, path: Path) -> str:
+    """The skill ladder: the first side's rate for each pair of tiers; the caption."""
+    rows = list(dict.fromkeys(ladder["row"].to_list()))
+    cols = list(dict.fromkeys(ladder["col"].to_list()))
+    grid = np.full((len(rows), len(cols)), np.nan)
+    for r in ladder.iter_rows(named=True):
+        grid[rows.index(r["row"]), cols.index(r["col"])] = r["rate"]
+    a, b = (sides + ["row side", "column side"])[:2] if len(sides) < 2 else sides[:2]
+    _heat(grid, cols, rows, f"{b} tier", f"{a} tier", metric, f"skill ladder: {metric} by tier", path,
+          origin="upper")
+    return (f"{metric} for each {a} tier (row) against each {b} tier (column), all cells on the same random "
+            f"streams; the table above gives each cell's 95% CI")
+
+
 def tornado(cells: pl.DataFrame, axes: list[str], metric: str, path: Path) -> str:
     """Each parameter's effect as a bar from its lowest to its highest pooled rate; the caption."""
     overall = cells["successes"].sum() / cells["games"].sum()

@@ -41,6 +41,9 @@ def build_figures(d: Loaded, out: Path) -> list[Figure]:
         add("tornado.png", F.tornado(d.cells, axes, d.metric, out / "tornado.png"))
     if "matrix" in d.tables:
         add("matrix.png", F.matrix_heatmap(d.tables["matrix"], out / "matrix.png"))
+    if "ladder" in d.tables:
+        add("ladder.png", F.ladder_heatmap(d.tables["ladder"], list(d.manifest.get("sides", [])), d.metric,
+                                           out / "ladder.png"))
     loo = loo_table(d.tables)
     if loo is not None:
         add("loo.png", F.loo_bars(loo[1], out / "loo.png"))
@@ -74,7 +77,7 @@ def _cells_table(d: Loaded, limit: int = 60) -> str:
 
 def _tables_html(d: Loaded) -> str:
     out = []
-    for name in ("matrix", "overall"):
+    for name in ("matrix", "overall", "ladder"):
         if name in d.tables:
             out.append(f"<h2>{name}</h2>" + d.tables[name].drop("cell", strict=False).head(60).to_pandas()
                        .to_html(index=False, float_format=lambda x: f"{x:.4f}"))
@@ -94,6 +97,11 @@ img{max-width:100%;border:1px solid #eee}.oracle{background:#fde8e8;border:1px s
 def oracle_note(d: Loaded) -> str:
     """Which oracle strategies (reading hidden information) the dataset's figures rest on, or ""."""
     found = {f"{k}={v}" for k, v in (d.manifest.get("oracles") or {}).items()}
+    if "ladder" in d.tables:
+        from sim.core.views import is_oracle
+
+        found.update(t for t in {*d.tables["ladder"]["row"], *d.tables["ladder"]["col"]}
+                     if is_oracle(t.split("@")[0]))
     if "oracles" in d.cells.columns:
         for o in d.cells["oracles"].drop_nulls().unique().to_list():
             found.update(x for x in o.split(",") if x)

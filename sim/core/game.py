@@ -234,6 +234,11 @@ class Game:
         out.update(self.extra_parameters(tree))
         return out
 
+    def knob_path(self, side: str, knob: str) -> str:
+        """The configuration path of a strategy knob of ``side`` (``threshold@k=3`` on race's
+        p1 sets ``p1.k``); the game's schema checks it like any ``--set`` path."""
+        return f"{side}.{knob}"
+
     def extra_parameters(self, tree: dict) -> dict[str, Any]:
         """Sweep shorthands beyond the tree's own paths (e.g. Werewolf's ``count.<role>``)."""
         return {}

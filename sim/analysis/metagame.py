@@ -1,0 +1,200 @@
+"""The skill ladder and the meta-game equilibrium between two sides' strategies.
+
+Written once against :class:`sim.core.game.Game` for every game with two strategy sides
+(Looper: player / scriptwriter, Werewolf: village / wolves, race: p1 / p2). A *tier* is a
+strategy of one side, by name or ``module:object``, with knob values: ``threshold@k=3``
+plays ``threshold`` with the configuration path ``<side>.k`` set to 3 (the game's
+:meth:`knob_path`), so knobs are checked by the game's schema like any ``--set``.
+
+* :func:`ladder` measures the primary rate of every pair of tiers (the first side's rate,
+  e.g. the village's win rate), each cell on the same random streams (common random
+  numbers), with Wilson 95% intervals.
+* :func:`equilibrium` solves the measured matrix as a zero-sum game by linear programming
+  (``scipy.optimize.linprog``: the first side maximises the rate, the second minimises
+  it), then re-measures every cell on fresh games (another spawn key) so the reported
+  value is not fitted to the noise it was chosen on (winner's curse), and reports each
+  side's exploitability: the gain of its best pure tier against the other's mixture.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import polars as pl
+
+from sim.core.game import Game
+from sim.core.stats import wilson
+from sim.core.views import is_oracle
+from sim.errors import SimInputError
+
+Z95 = 1.959963984540054
+MEASURE, FRESH = 11, 12  # spawn keys: the matrix the mixtures are solved on, and the fresh one
+
+
+@dataclass(frozen=True)
+class Tier:
+    """One side's strategy with its knob values (``name@knob=value@…``)."""
+    side: str
+    strategy: str
+    knobs: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def label(self) -> str:
+        return self.strategy + "".join(f"@{k}={v}" for k, v in self.knobs)
+
+    @property
+    def oracle(self) -> bool:
+        return is_oracle(self.strategy)
+
+
+def parse_tier(game: Game, side: str, text: str) -> Tier:
+    """``threshold@k=3`` → Tier(side, "threshold", (("k", "3"),)); names checked now."""
+    name, *knobs = [p.strip() for p in text.split("@")]
+    if not name:
+        raise SimInputError(f"--{side} {text!r}: expected STRATEGY or STRATEGY@KNOB=VALUE")
+    game.strategy(side, name)  # an unknown name fails here
+    pairs = []
+    for kv in knobs:
+        k, eq, v = kv.partition("=")
+        if not eq or not k.strip() or not v.strip():
+            raise SimInputError(f"--{side} {text!r}: knob {kv!r} should be KNOB=VALUE")
+        pairs.append((k.strip(), v.strip()))
+    return Tier(side, name, tuple(pairs))
+
+
+def default_tiers(game: Game, side: str) -> list[Tier]:
+    """Every registered strategy of a side (oracles included: they are labelled)."""
+    return [Tier(side, n) for n in game.registries()[side].names()]
+
+
+def two_sides(game: Game) -> tuple[str, str]:
+    if len(game.sides) != 2:
+        raise SimInputError(f"{game.name}: a ladder needs two strategy sides; it has "
+                            f"{len(game.sides) or 'no'} ({', '.join(game.sides) or 'strategies are set per character'})")
+    return game.sides[0], game.sides[1]
+
+
+@dataclass
+class Matrix:
+    """Successes and games of the first side's rate for each (row tier, column tier)."""
+    rows: list[Tier]
+    cols: list[Tier]
+    successes: np.ndarray
+    games: np.ndarray
+
+    @property
+    def rate(self) -> np.ndarray:
+        return self.successes / self.games
+
+    def frame(self) -> pl.DataFrame:
+        out = []
+        for i, r in enumerate(self.rows):
+            for j, c in enumerate(self.cols):
+                s, g = int(self.successes[i, j]), int(self.games[i, j])
+                lo, hi = wilson(s, g)
+                out.append({"row": r.label, "col": c.label, "successes": s, "games": g, "rate": s / g,
+                            "ci_low": lo, "ci_high": hi, "row_oracle": r.oracle, "col_oracle": c.oracle})
+        return pl.DataFrame(out)
+
+
+def _cell(game: Game, tree: dict, a: Tier, b: Tier) -> tuple[Any, dict]:
+    point: dict[str, Any] = {a.side: a.strategy, b.side: b.strategy}
+    for t in (a, b):
+        for k, v in t.knobs:
+            point[game.knob_path(t.side, k)] = _value(v)
+    return game.make_cell({"tree": tree, "strategies": {}}, point)
+
+
+def _value(v: str) -> Any:
+    for cast in (int, float):
+        try:
+            return cast(v)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(v.lower(), v)
+
+
+def measure(game: Game, tree: dict, rows: Sequence[Tier], cols: Sequence[Tier], games: int, seed: int,
+            spawn: tuple[int, ...], threads: int | None = None, progress=None) -> Matrix:
+    """Play ``games`` games of every pair on the same streams (seed, spawn)."""
+    compiled = {(i, j): _cell(game, tree, a, b)[1] for i, a in enumerate(rows) for j, b in enumerate(cols)}
+    s = np.zeros((len(rows), len(cols)), np.int64)
+    g = np.zeros_like(s)
+    for (i, j), comp in compiled.items():
+        res = game.player(comp, seed, spawn)(0, games, threads=threads)
+        s[i, j], g[i, j] = game.primary(res.totals)
+        if progress is not None:
+            progress()
+    return Matrix(list(rows), list(cols), s, g)
+
+
+def solve_zero_sum(a: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+    """Value and optimal mixtures of the zero-sum game where the row player receives
+    ``a[i, j]`` (maximises) and the column player pays it (minimises)."""
+    from scipy.optimize import linprog
+
+    a = np.asarray(a, float)
+    m, n = a.shape
+    # rows: maximise v s.t. (x^T a)_j >= v for all j, sum x = 1, x >= 0  (variables x, v)
+    res = linprog(np.r_[np.zeros(m), -1.0], A_ub=np.c_[-a.T, np.ones(n)], b_ub=np.zeros(n),
+                  A_eq=np.r_[np.ones(m), 0.0][None, :], b_eq=[1.0], bounds=[(0, None)] * m + [(None, None)],
+                  method="highs")
+    cols = linprog(np.r_[np.zeros(n), 1.0], A_ub=np.c_[a, -np.ones(m)], b_ub=np.zeros(m),
+                   A_eq=np.r_[np.ones(n), 0.0][None, :], b_eq=[1.0], bounds=[(0, None)] * n + [(None, None)],
+                   method="highs")
+    if res.status != 0 or cols.status != 0:  # pragma: no cover - a bounded LP always solves
+        raise RuntimeError(f"linprog failed: {res.message} / {cols.message}")
+    x = np.clip(res.x[:m], 0, None)
+    y = np.clip(cols.x[:n], 0, None)
+    return float(-res.fun), x / x.sum(), y / y.sum()
+
+
+@dataclass
+class Equilibrium:
+    """The meta-game's solution: mixtures on the measured matrix, value and exploitability on fresh games."""
+    sides: tuple[str, str]
+    measured: Matrix
+    fresh: Matrix
+    mixture: dict[str, dict[str, float]]
+    value: float
+    ci_low: float
+    ci_high: float
+    exploitability: dict[str, float]
+    best_response: dict[str, str]
+    fitted_value: float
+    epsilon: float
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"sides": list(self.sides), "value": self.value, "ci_low": self.ci_low, "ci_high": self.ci_high,
+                "fitted_value": self.fitted_value, "exploitability": self.exploitability,
+                "best_response": self.best_response, "mixture": self.mixture, "epsilon": self.epsilon,
+                "within_epsilon": all(v <= self.epsilon for v in self.exploitability.values()),
+                "games_per_cell": int(self.fresh.games[0, 0]), "notes": self.notes,
+                "matrix": self.fresh.frame().to_dicts()}
+
+
+def equilibrium(game: Game, tree: dict, rows: Sequence[Tier], cols: Sequence[Tier], games: int, seed: int, *,
+                epsilon: float = 0.01, threads: int | None = None, progress=None) -> Equilibrium:
+    """Solve on one measurement, report on a fresh one (see the module docstring)."""
+    a, b = rows[0].side, cols[0].side
+    m = measure(game, tree, rows, cols, games, seed, (MEASURE,), threads, progress)
+    fitted, x, y = solve_zero_sum(m.rate)
+    f = measure(game, tree, rows, cols, games, seed, (FRESH,), threads, progress)
+    p = f.rate
+    value = float(x @ p @ y)
+    # the cells are independent binomials on the fresh streams only within a cell's games;
+    # the mixture's variance adds the weighted cell variances (delta method, weights fixed)
+    var = float(((np.outer(x, y) ** 2) * p * (1 - p) / f.games).sum())
+    half = Z95 * math.sqrt(var)
+    row_gain = float((p @ y).max() - value)
+    col_gain = float(value - (x @ p).min())
+    notes = []
+    if any(t.oracle for t in (*rows, *cols)):
+        notes.append("oracle strategies are in the population: they read hidden information")
+    return Equilibrium(
+        (a, b), m, f, {a: {t.label: float(w) for t, w in zip(rows, x)}, b: {t.label: float(w) for t, w in zip(cols, y)}},
+        value, max(0.0, value - half), min(1.0, value + half), {a: row_gain, b: col_gain},
+        {a: rows[int((p @ y).argmax())].label, b: cols[int((x @ p).argmin())].label}, fitted, epsilon, notes)

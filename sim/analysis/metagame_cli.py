@@ -1,0 +1,169 @@
+"""``sim ladder GAME`` and ``sim equilibrium GAME`` (see :mod:`sim.analysis.metagame`)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from sim.core.cliutil import claim_out, clean_errors, emit_json, finish, guard, save_tables
+
+_TIERS_HELP = ("SIDE=TIER,TIER,… (repeatable): the tiers of a side, each a strategy name or module:object, "
+               "with knobs as NAME@KNOB=VALUE (race: threshold@k=3); default: every registered strategy.")
+
+
+def _prepare(game_name: str, tiers: list[str], config, sets, games: int, threads):
+    from sim.analysis.metagame import default_tiers, parse_tier, two_sides
+    from sim.core.game import get
+    from sim.core.validate import check_run_counts
+    from sim.errors import SimInputError
+
+    check_run_counts(games, threads, 1)
+    game = get(game_name)
+    a, b = two_sides(game)
+    given: dict[str, list] = {}
+    for t in tiers:
+        side, eq, names = t.partition("=")
+        side = side.strip()
+        if not eq or side not in (a, b) or not names.strip():
+            raise SimInputError(f"--tiers {t!r}: expected SIDE=TIER,TIER,… with SIDE {a} or {b}")
+        given[side] = [parse_tier(game, side, n) for n in names.split(",") if n.strip()]
+    rows = given.get(a) or default_tiers(game, a)
+    cols = given.get(b) or default_tiers(game, b)
+    tree = game.build(config, sets)
+    game.compile(tree)  # a bad tree fails before any game
+    return game, tree, rows, cols
+
+
+def _progress(total: int, what: str):
+    from rich.progress import Progress
+
+    p = Progress(transient=True)
+    task = p.add_task(what, total=total)
+    return p, (lambda: p.advance(task))
+
+
+def _oracle_line(con, labels) -> None:
+    from sim.core.views import is_oracle
+
+    o = [x for x in labels if is_oracle(x.split("@")[0])]
+    if o:
+        con.print(f"[bold red]ORACLE tiers: {', '.join(o)} read hidden information (not honest play)[/bold red]")
+
+
+def _matrix_text(con, game, frame, rows, cols, title) -> None:
+    from rich.table import Table
+
+    t = Table(title=title)
+    t.add_column(f"{game.sides[0]} \\ {game.sides[1]}")
+    for c in cols:
+        t.add_column(c.label + (" (oracle)" if c.oracle else ""), justify="right")
+    cells = {(r["row"], r["col"]): r for r in frame.iter_rows(named=True)}
+    for r in rows:
+        t.add_row(r.label + (" (oracle)" if r.oracle else ""),
+                  *[f"{cells[r.label, c.label]['rate']:.3f} [{cells[r.label, c.label]['ci_low']:.3f}–"
+                    f"{cells[r.label, c.label]['ci_high']:.3f}]" for c in cols])
+    con.print(t)
+
+
+_COMMON = dict(
+    tiers=typer.Option([], "--tiers", help=_TIERS_HELP),
+    games=typer.Option(20_000, "--games", "-n", help="Games per cell."),
+    seed=typer.Option(0, "--seed", help="Root seed (same seed → same results)."),
+    config=typer.Option(None, "--config", help="A TOML file merged over the game's data."),
+    sets=typer.Option([], "--set", help="PATH=VALUE override, repeatable."),
+    threads=typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
+    as_json=typer.Option(False, "--json", help="Print the result as JSON."),
+    out=typer.Option(None, "--out", help="Write the matrix (parquet) and manifest here."),
+)
+
+
+@clean_errors
+def ladder_cmd(
+    game_name: str = typer.Argument(..., metavar="GAME", help="looper, werewolf, race, … (two strategy sides)."),
+    tiers: List[str] = _COMMON["tiers"], games: int = _COMMON["games"], seed: int = _COMMON["seed"],
+    config: Optional[Path] = _COMMON["config"], sets: List[str] = _COMMON["sets"],
+    threads: Optional[int] = _COMMON["threads"], as_json: bool = _COMMON["as_json"],
+    out: Optional[Path] = _COMMON["out"],
+):
+    """The skill ladder: the first side's win rate for every pair of tiers of the two sides,
+    each cell with its 95% CI, all cells on the same random streams."""
+    from rich.console import Console
+
+    from sim.analysis.metagame import MEASURE, measure
+    from sim.core.output import manifest
+
+    game, tree, rows, cols = _prepare(game_name, tiers, config, sets, games, threads)
+    od = claim_out(out)
+    with guard(od):
+        p, tick = _progress(len(rows) * len(cols), "ladder cells")
+        with p:
+            m = measure(game, tree, rows, cols, games, seed, (MEASURE,), threads, tick)
+        frame = m.frame()
+        err = save_tables(od, {"ladder": frame}, manifest(game.name, tree, seed, {
+            "command": "sim ladder", "games_per_cell": games, "metric": game.metric,
+            "sides": list(game.sides), "rows": [r.label for r in rows], "cols": [c.label for c in cols]}))
+    if as_json:
+        emit_json({"game": game.name, "metric": game.metric, "sides": list(game.sides), "games_per_cell": games,
+                   "matrix": [{k: r[k] for k in ("row", "col", "rate", "ci_low", "ci_high", "games")}
+                              for r in frame.iter_rows(named=True)]})
+        return finish(err)
+    con = Console()
+    _oracle_line(con, [t.label for t in (*rows, *cols)])
+    _matrix_text(con, game, frame, rows, cols,
+                 f"{game.name}: {game.metric} by tier ({games:,} games per cell, seed {seed})")
+    if out is not None and not err:
+        con.print(f"ladder table and manifest written to [bold]{out}[/bold]")
+    finish(err)
+
+
+@clean_errors
+def equilibrium_cmd(
+    game_name: str = typer.Argument(..., metavar="GAME", help="looper, werewolf, race, … (two strategy sides)."),
+    tiers: List[str] = _COMMON["tiers"], games: int = _COMMON["games"], seed: int = _COMMON["seed"],
+    config: Optional[Path] = _COMMON["config"], sets: List[str] = _COMMON["sets"],
+    threads: Optional[int] = _COMMON["threads"], as_json: bool = _COMMON["as_json"],
+    out: Optional[Path] = _COMMON["out"],
+    epsilon: float = typer.Option(0.01, "--epsilon", help="Exploitability below which the mixture is an equilibrium."),
+):
+    """The meta-game equilibrium between the sides' tiers: mixtures solved as a zero-sum game
+    (linear programming) on one measurement, value and exploitability on fresh games."""
+    from rich.console import Console
+
+    from sim.analysis.metagame import equilibrium
+    from sim.core.output import manifest
+    from sim.errors import SimInputError
+
+    if not 0 <= epsilon < 1:
+        raise SimInputError(f"--epsilon must be in [0, 1), got {epsilon}")
+    game, tree, rows, cols = _prepare(game_name, tiers, config, sets, games, threads)
+    od = claim_out(out)
+    with guard(od):
+        p, tick = _progress(2 * len(rows) * len(cols), "equilibrium cells")
+        with p:
+            e = equilibrium(game, tree, rows, cols, games, seed, epsilon=epsilon, threads=threads, progress=tick)
+        d = {"game": game.name, "metric": game.metric, **e.to_json()}
+        err = save_tables(od, {"ladder": e.fresh.frame()}, manifest(game.name, tree, seed, {
+            "command": "sim equilibrium", "games_per_cell": games, "metric": game.metric, "sides": list(game.sides),
+            **{k: d[k] for k in ("value", "ci_low", "ci_high", "exploitability", "mixture", "epsilon")}}))
+    if as_json:
+        emit_json(d)
+        return finish(err)
+    con = Console()
+    a, b = e.sides
+    _oracle_line(con, [t.label for t in (*rows, *cols)])
+    con.print(f"[bold]{game.name}[/bold] meta-game equilibrium of {game.metric} ({a} maximises, {b} minimises), "
+              f"{games:,} games per cell and measurement")
+    con.print(f"  value {e.value:.4f} (95% CI {e.ci_low:.4f} – {e.ci_high:.4f}) on fresh games; "
+              f"{e.fitted_value:.4f} on the games the mixtures were solved on")
+    for side in (a, b):
+        mix = ", ".join(f"{k} {w:.2f}" for k, w in e.mixture[side].items() if w > 1e-9)
+        con.print(f"  {side}: {mix}; exploitability {e.exploitability[side]:+.4f} "
+                  f"(best response {e.best_response[side]})")
+    ok = all(v <= epsilon for v in e.exploitability.values())
+    con.print(f"  {'within' if ok else '[yellow]not within[/yellow]'} ε = {epsilon:g} of an equilibrium of these tiers")
+    for n in e.notes:
+        con.print(f"  note: {n}")
+    if out is not None and not err:
+        con.print(f"matrix and manifest written to [bold]{out}[/bold]")
+    finish(err)
