@@ -105,8 +105,9 @@ def _register() -> None:
     app.command("report")(report_cmd)
     app.command("balance")(balance_cmd)
 
-    from sim.analysis.metagame_cli import equilibrium_cmd, ladder_cmd
+    from sim.analysis.metagame_cli import equilibrium_cmd, ladder_cmd, tune_cmd
 
+    app.command("tune")(tune_cmd)
     app.command("ladder")(ladder_cmd)
     app.command("equilibrium")(equilibrium_cmd)
 

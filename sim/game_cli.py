@@ -16,6 +16,7 @@ from rich.console import Console
 
 from sim.core.cliutil import claim_out, clean_errors, emit_json, finish, guard, save_tables
 from sim.core.game import Game
+from sim.core.knobs import parse_spec, spec_sets
 from sim.core.trace import matches, parse_find, print_trace, trace_lines
 from sim.core.views import oracle_label, oracles
 from sim.errors import SimInputError
@@ -46,8 +47,9 @@ def _side_params(game: Game) -> list[inspect.Parameter]:
     out = []
     for side in game.sides:
         names = " | ".join(game.registries()[side].names())
-        out.append(_param(f"side_{side}", str, typer.Option("random", f"--{side}",
-                                                            help=f"{names} | module:object")))
+        out.append(_param(f"side_{side}", str, typer.Option(
+            "random", f"--{side}", help=f"{names} | module:object; knobs as NAME@KNOB=VALUE; or a strategy "
+                                        f"file FILE.toml ([{side}] strategy = …, knobs), e.g. from sim tune")))
     return out
 
 
@@ -96,21 +98,32 @@ def _split(game: Game, kw: dict) -> tuple[dict, dict, dict]:
     return opts, sides, kw
 
 
+def _strategies(game: Game, sides: dict, sets: list) -> tuple[dict, list, dict]:
+    """Each side's spec (``NAME``, ``NAME@KNOB=VALUE``, ``FILE.toml``) → (strategies, the
+    ``--set`` list with the knob values first, each side's label)."""
+    specs = {s: parse_spec(game, s, t) for s, t in sides.items() if t}
+    knob_sets = [x for sp in specs.values() for x in spec_sets(game, sp)]
+    strategies = game.strategies({s: sp.name for s, sp in specs.items()})
+    labels = {s: getattr(v, "name", str(v)) for s, v in strategies.items()}
+    labels.update({s: sp.label for s, sp in specs.items()})
+    return strategies, [*knob_sets, *sets], labels
+
+
 def run_command(game: Game) -> Callable:
     """``sim GAME run`` for one game."""
     def run(**kw):
         opts, sides, c = _split(game, kw)
         check_run_counts(c["games"], c["threads"], c["chunk_size"])
         check_first_game(c["first_game"], c["games"])
-        setup = game.setup(c["config"], c["sets"], **opts)
-        strategies = game.strategies(sides)  # bad names fail before any game
+        strategies, sets, labels = _strategies(game, sides, c["sets"])  # bad names fail before any game
+        setup = game.setup(c["config"], sets, **opts)
         od = claim_out(c["out"])
         with guard(od):
             res = game.run(setup, strategies, c["games"], c["seed"], threads=c["threads"], start=c["first_game"],
                            chunk_size=c["chunk_size"], progress=want_progress(c["games"], c["as_json"]))
             err = save_tables(od, res.tables, manifest(game.name, game.config_of(setup), c["seed"], {
                 "games": c["games"], "first_game": c["first_game"], "command": f"sim {game.name} run",
-                "tables": sorted(res.tables), **_names(strategies), **game.manifest_extra(setup, opts)}))
+                "tables": sorted(res.tables), **_names(strategies, labels), **game.manifest_extra(setup, opts)}))
         if c["as_json"]:
             emit_json({**game.to_json(res), **_oracle_json(strategies)})
             return finish(err)
@@ -131,9 +144,9 @@ def loo_command(game: Game) -> Callable:
     def loo(**kw):
         opts, sides, c = _split(game, kw)
         check_run_counts(c["games"], c["threads"], DEFAULT_CHUNK)
-        setup = game.setup(c["config"], c["sets"], **opts)
-        strategies = game.strategies(sides)
-        names = _names(strategies)
+        strategies, sets, labels = _strategies(game, sides, c["sets"])
+        setup = game.setup(c["config"], sets, **opts)
+        names = _names(strategies, labels)
         od = claim_out(c["out"])
         with guard(od):
             df = game.leave_one_out(setup, strategies, c["games"], c["seed"], threads=c["threads"])
@@ -156,9 +169,10 @@ def loo_command(game: Game) -> Callable:
                     f"setup removed in turn, the same seed for every row (common random numbers).")
 
 
-def _names(strategies) -> dict:
-    """The strategy of each side by name, and (when any) which of them are oracles."""
-    return {**{s: getattr(v, "name", str(v)) for s, v in strategies.items()}, **_oracle_json(strategies)}
+def _names(strategies, labels=None) -> dict:
+    """The strategy of each side by name (with its knobs), and (when any) which are oracles."""
+    return {**{s: getattr(v, "name", str(v)) for s, v in strategies.items()}, **(labels or {}),
+            **_oracle_json(strategies)}
 
 
 def _oracle_json(strategies) -> dict:
@@ -181,8 +195,8 @@ def trace_command(game: Game) -> Callable:
         if not 1 <= c["search"] <= MAX_GAMES or c["game"] + c["search"] > MAX_GAMES:
             raise SimInputError(f"--search must be 1 … {MAX_GAMES:,} games (from --game on)")
         conds = parse_find(c["find"], game.find_keys) if c["find"] is not None else None
-        setup = game.setup(c["config"], c["sets"], **opts)
-        strategies = game.strategies(sides)
+        strategies, sets, labels = _strategies(game, sides, c["sets"])
+        setup = game.setup(c["config"], sets, **opts)
         k = c["game"]
         if conds is not None:
             for k in range(c["game"], c["game"] + c["search"]):
@@ -199,7 +213,7 @@ def trace_command(game: Game) -> Callable:
                 typer.echo(json.dumps(line))
             return
         con = Console(highlight=False)
-        who = ", ".join(f"{s}={getattr(v, 'name', v)}" for s, v in strategies.items())
+        who = ", ".join(f"{s}={v}" for s, v in labels.items())
         _print_oracles(con, strategies)
         found = f" (first match of --find {c['find']})" if conds is not None else ""
         print_trace(tr, con, f"[bold]sim {game.name} trace[/bold] — game {k:,} of seed {c['seed']}{found}; {who}")

@@ -25,6 +25,7 @@ import numpy as np
 import polars as pl
 
 from sim.core.game import Game
+from sim.core.knobs import Spec, parse_spec
 from sim.core.stats import wilson
 from sim.core.views import is_oracle
 from sim.errors import SimInputError
@@ -33,35 +34,22 @@ Z95 = 1.959963984540054
 MEASURE, FRESH = 11, 12  # spawn keys: the matrix the mixtures are solved on, and the fresh one
 
 
-@dataclass(frozen=True)
-class Tier:
+class Tier(Spec):
     """One side's strategy with its knob values (``name@knob=value@…``)."""
-    side: str
-    strategy: str
-    knobs: tuple[tuple[str, str], ...] = ()
 
     @property
-    def label(self) -> str:
-        return self.strategy + "".join(f"@{k}={v}" for k, v in self.knobs)
+    def strategy(self) -> str:
+        return self.name
 
     @property
     def oracle(self) -> bool:
-        return is_oracle(self.strategy)
+        return is_oracle(self.name)
 
 
 def parse_tier(game: Game, side: str, text: str) -> Tier:
-    """``threshold@k=3`` → Tier(side, "threshold", (("k", "3"),)); names checked now."""
-    name, *knobs = [p.strip() for p in text.split("@")]
-    if not name:
-        raise SimInputError(f"--{side} {text!r}: expected STRATEGY or STRATEGY@KNOB=VALUE")
-    game.strategy(side, name)  # an unknown name fails here
-    pairs = []
-    for kv in knobs:
-        k, eq, v = kv.partition("=")
-        if not eq or not k.strip() or not v.strip():
-            raise SimInputError(f"--{side} {text!r}: knob {kv!r} should be KNOB=VALUE")
-        pairs.append((k.strip(), v.strip()))
-    return Tier(side, name, tuple(pairs))
+    """``threshold@k=3`` → the side's ``threshold`` with knob k = 3 (names and knobs checked now)."""
+    s = parse_spec(game, side, text)
+    return Tier(s.side, s.name, s.knobs)
 
 
 def default_tiers(game: Game, side: str) -> list[Tier]:
@@ -99,21 +87,13 @@ class Matrix:
         return pl.DataFrame(out)
 
 
-def _cell(game: Game, tree: dict, a: Tier, b: Tier) -> tuple[Any, dict]:
-    point: dict[str, Any] = {a.side: a.strategy, b.side: b.strategy}
-    for t in (a, b):
+def _cell(game: Game, tree: dict, *specs: Spec) -> tuple[Any, dict]:
+    point: dict[str, Any] = {}
+    for t in specs:
+        point[t.side] = t.name
         for k, v in t.knobs:
-            point[game.knob_path(t.side, k)] = _value(v)
+            point[game.knob_path(t.side, k)] = v
     return game.make_cell({"tree": tree, "strategies": {}}, point)
-
-
-def _value(v: str) -> Any:
-    for cast in (int, float):
-        try:
-            return cast(v)
-        except ValueError:
-            pass
-    return {"true": True, "false": False}.get(v.lower(), v)
 
 
 def measure(game: Game, tree: dict, rows: Sequence[Tier], cols: Sequence[Tier], games: int, seed: int,

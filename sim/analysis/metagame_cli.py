@@ -167,3 +167,91 @@ def equilibrium_cmd(
     if out is not None and not err:
         con.print(f"matrix and manifest written to [bold]{out}[/bold]")
     finish(err)
+
+
+@clean_errors
+def tune_cmd(
+    game_name: str = typer.Argument(..., metavar="GAME", help="looper, werewolf, race, … (two strategy sides)."),
+    side: str = typer.Option(..., "--side", help="The side whose strategy is tuned."),
+    strategy: Optional[str] = typer.Option(None, "--strategy", help="The family to tune (default: the side's "
+                                           "first strategy with knobs)."),
+    against: List[str] = typer.Option([], "--against", help="SIDE=SPEC for the fixed opponent(s) (default random); "
+                                      "SPEC as for --SIDE of run: NAME, NAME@KNOB=VALUE or FILE.toml."),
+    budget: int = typer.Option(60, "--budget", help="Evaluations of the search."),
+    games: int = typer.Option(5_000, "--games", "-n", help="Games per evaluation (promising points get 4x)."),
+    final_games: Optional[int] = typer.Option(None, "--final-games", help="Fresh games for the winner and the "
+                                              "baseline (default 4x --games)."),
+    seed: int = _COMMON["seed"], config: Optional[Path] = _COMMON["config"], sets: List[str] = _COMMON["sets"],
+    threads: Optional[int] = _COMMON["threads"], as_json: bool = _COMMON["as_json"],
+    out: Optional[Path] = typer.Option(None, "--out", help="Write the search trace (parquet), manifest and the "
+                                       "tuned strategy file _strategy.toml here."),
+):
+    """Best response: the knob values of SIDE's strategy that serve it best against a fixed
+    opponent (optuna TPE on common random numbers; the winner re-measured on fresh games)."""
+    from rich.console import Console
+
+    from sim.analysis.tune import tune
+    from sim.core.game import get
+    from sim.core.knobs import knobs_of, parse_spec, spec_sets, spec_toml
+    from sim.core.output import manifest
+    from sim.core.validate import check_run_counts
+    from sim.errors import SimInputError
+
+    check_run_counts(games, threads, 1)
+    if final_games is not None:
+        check_run_counts(final_games, threads, 1)
+    game = get(game_name)
+    if side not in game.sides:
+        raise SimInputError(f"--side {side!r}: {game.name}'s sides are {', '.join(game.sides) or 'none'}")
+    if strategy is None:
+        strategy = next((n for n in game.registries()[side].names() if knobs_of(game.strategy(side, n))), None)
+        if strategy is None:
+            raise SimInputError(f"{game.name}: no {side} strategy declares knobs to tune")
+    fixed = {}
+    for a in against:
+        s, eq, spec = a.partition("=")
+        if not eq or s.strip() not in game.sides or s.strip() == side:
+            raise SimInputError(f"--against {a!r}: expected SIDE=SPEC with SIDE one of "
+                                f"{', '.join(x for x in game.sides if x != side)}")
+        fixed[s.strip()] = parse_spec(game, s.strip(), spec)
+    for s in game.sides:
+        if s != side and s not in fixed:
+            fixed[s] = parse_spec(game, s, "random")
+    # the opponents' knobs go into the tree; the tuned side's are set per point
+    tree = game.build(config, [*[x for sp in fixed.values() for x in spec_sets(game, sp)], *sets])
+    game.compile(tree)
+    od = claim_out(out, "tables")
+    with guard(od):
+        p, tick = _progress(budget, f"tune {side} {strategy}")
+        with p:
+            res = tune(game, tree, side, strategy, fixed, budget=budget, games=games, final_games=final_games,
+                       seed=seed, threads=threads, progress=tick)
+        d = res.to_json()
+        err = None
+        if od is not None:
+            from sim.core.output import write_tables
+
+            try:
+                write_tables(od, {"tune": res.trace}, manifest(game.name, tree, seed, {
+                    "command": "sim tune", **{k: d[k] for k in ("side", "strategy", "against", "params", "tuned_rate",
+                                                                "ci_low", "ci_high", "baseline_rate", "games")}}),
+                             extra={"_strategy.toml": spec_toml(res.spec)})
+            except Exception as e:  # noqa: BLE001 - SimOutputError: the result is printed anyway
+                err = str(e)
+    if as_json:
+        emit_json(d)
+        return finish(err)
+    con = Console()
+    con.print(f"[bold]{game.name}[/bold] tune {side} [bold]{strategy}[/bold] against "
+              f"{', '.join(f'{k}={v}' for k, v in d['against'].items())} "
+              f"({'maximising' if res.maximise else 'minimising'} {game.metric})")
+    con.print(f"  baseline {res.baseline_rate:.4f} (95% CI {res.baseline_ci_low:.4f} – {res.baseline_ci_high:.4f}) "
+              f"with {', '.join(f'{k}={v}' for k, v in res.baseline.items())}")
+    con.print(f"  tuned    {res.tuned_rate:.4f} (95% CI {res.ci_low:.4f} – {res.ci_high:.4f}) with "
+              f"[bold]{', '.join(f'{k}={v}' for k, v in res.params.items())}[/bold]")
+    con.print(f"  both on the same {res.final_games:,} fresh games; {res.games:,} games in {res.evaluations} "
+              f"evaluations in all")
+    if out is not None and not err:
+        con.print(f"trace, manifest and strategy file written to [bold]{out}[/bold] "
+                  f"(use it as --{side} {out / '_strategy.toml'})")
+    finish(err)

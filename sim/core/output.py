@@ -144,10 +144,14 @@ def nest_tables(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
     return head.hstack(nested) if head is not None else pl.DataFrame(nested)
 
 
-def write_tables(out_dir: str | Path, tables: Mapping[str, pl.DataFrame], man: Mapping[str, Any]) -> Path:
+def write_tables(out_dir: str | Path, tables: Mapping[str, pl.DataFrame], man: Mapping[str, Any],
+                 extra: Mapping[str, str] | None = None) -> Path:
     """Write the output's parquet file plus ``_manifest.json`` into ``out_dir``: one table as
     ``<name>.parquet``; several as ``summary.parquet``, one row with the tables nested
-    (:func:`nest_tables`), so the directory holds one schema and opens as one dataset."""
+    (:func:`nest_tables`), so the directory holds one schema and opens as one dataset.
+    ``extra``: side files (name → text), named ``_…`` so dataset readers skip them."""
+    for name in extra or {}:
+        assert name.startswith("_") and "/" not in name, name
 
     def fill(tmp: Path) -> None:
         if len(tables) == 1:
@@ -156,6 +160,8 @@ def write_tables(out_dir: str | Path, tables: Mapping[str, pl.DataFrame], man: M
             name, df = "summary", nest_tables(tables)
         write_parquet(df, tmp / f"{name}.parquet", man)
         (tmp / MANIFEST_FILE).write_text(manifest_json(man))
+        for side_name, text in (extra or {}).items():
+            (tmp / side_name).write_text(text)
 
     replace_dir(out_dir, fill)
     return out_dir.path if isinstance(out_dir, OutDir) else Path(out_dir)

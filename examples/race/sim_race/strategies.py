@@ -22,6 +22,7 @@ from typing import Any, Callable
 import numba as nb
 from numba.core.dispatcher import Dispatcher
 
+from sim.core.knobs import Knob
 from sim.core.plugins import Registry
 from sim.core.rng import randint_nb
 from sim.errors import SimInputError
@@ -37,6 +38,11 @@ class RaceStrategy:
     exact: Callable[[int, int, int, int], float] | None = None   # P(two dice), plain Python
     uses_k: bool = False                          # does k change the decision?
     doc: str = ""
+
+    @property
+    def knobs(self) -> tuple[Knob, ...]:
+        """``k`` when the decision reads it (``threshold@k=3`` sets ``<side>.k``)."""
+        return (Knob("k", "int", K_MIN, K_MAX, 0, doc="the strategy parameter p1.k / p2.k"),) if self.uses_k else ()
 
 
 @nb.njit

@@ -76,7 +76,9 @@ def test_bad_input_is_one_line_exit_2():
     for args, msg in [
         (("ladder", "race", "--tiers", "p3=bold"), "SIDE=TIER"),
         (("ladder", "race", "--tiers", "p1=nosuch"), "unknown race strategy"),
-        (("ladder", "race", "--tiers", "p1=threshold@q=1"), "p1.q"),
+        (("ladder", "race", "--tiers", "p1=threshold@q=1"), "unknown knob 'q' of 'threshold'; knobs: k"),
+        (("ladder", "race", "--tiers", "p1=bold@k=1"), "'bold' has no knobs"),
+        (("ladder", "race", "--tiers", "p1=threshold@k=99"), "must be in [-20, 20]"),
         (("ladder", "race", "--tiers", "p1=threshold@k"), "KNOB=VALUE"),
         (("ladder", "race", "--games", "0"), "games"),
         (("equilibrium", "race", "--epsilon", "2"), "epsilon"),

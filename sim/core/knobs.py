@@ -1,0 +1,176 @@
+"""Strategy knobs: the parameters a strategy declares as data, and strategy specs with values.
+
+A strategy object may carry ``knobs``, a tuple of :class:`Knob` (name, type, range,
+default). A *strategy spec* names a strategy with knob values, the same way everywhere:
+
+* on the command line and in tiers: ``threshold@k=3`` (``--p1 threshold@k=3``,
+  ``sim ladder race --tiers p1=bold,threshold@k=3``);
+* in a TOML file (what ``sim tune`` writes), given where a strategy name goes
+  (``--village tuned.toml``)::
+
+      [p1]
+      strategy = "threshold"
+      k = 3
+
+Knob values reach the kernel through the configuration: each game maps a knob to a
+configuration path (:meth:`sim.core.game.Game.knob_path`, ``<side>.<knob>`` by default),
+so a knob is a parameter like any other for ``--set``, sweeps, balance and sensitivity.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sim.errors import SimInputError
+
+KINDS = ("int", "float", "choice", "bool")
+
+
+@dataclass(frozen=True)
+class Knob:
+    """One declared parameter of a strategy family."""
+    name: str
+    kind: str = "int"               # int | float | choice | bool
+    low: Any = None
+    high: Any = None
+    default: Any = None
+    choices: tuple = ()
+    doc: str = ""
+
+    def check(self, value: Any, where: str) -> Any:
+        """``value`` as this knob's type, or one SimInputError naming ``where``."""
+        try:
+            if self.kind == "int":
+                if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                    raise ValueError
+                v = int(value)
+            elif self.kind == "float":
+                v = float(value)
+            elif self.kind == "bool":
+                v = {"true": True, "false": False}.get(str(value).lower(), value)
+                if not isinstance(v, bool):
+                    raise ValueError
+            else:
+                v = value
+                if v not in self.choices:
+                    raise SimInputError(f"{where}: {value!r} is not one of {', '.join(map(str, self.choices))}")
+        except ValueError:
+            raise SimInputError(f"{where}: expected {'an ' if self.kind == 'int' else 'a '}{self.kind}, "
+                                f"got {value!r}") from None
+        if self.kind in ("int", "float") and not (self.low <= v <= self.high):
+            raise SimInputError(f"{where}: must be in [{self.low}, {self.high}], got {v}")
+        return v
+
+    def suggest(self, trial) -> Any:
+        """Optuna's suggestion for this knob."""
+        if self.kind == "int":
+            return trial.suggest_int(self.name, int(self.low), int(self.high))
+        if self.kind == "float":
+            return trial.suggest_float(self.name, float(self.low), float(self.high))
+        if self.kind == "bool":
+            return trial.suggest_categorical(self.name, [False, True])
+        return trial.suggest_categorical(self.name, list(self.choices))
+
+    def describe(self) -> str:
+        rng = f"{self.low} … {self.high}" if self.kind in ("int", "float") else ", ".join(map(str, self.choices))
+        return f"{self.name} ({self.kind}, {rng}, default {self.default!r})"
+
+
+def knobs_of(strategy: Any) -> tuple[Knob, ...]:
+    return tuple(getattr(strategy, "knobs", ()) or ())
+
+
+def _value(v: str) -> Any:
+    for cast in (int, float):
+        try:
+            return cast(v)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(v.lower(), v)
+
+
+def check_knobs(strategy: Any, name: str, values: dict[str, Any], where: str) -> dict[str, Any]:
+    """The knob values checked against the strategy's declared knobs."""
+    declared = {k.name: k for k in knobs_of(strategy)}
+    out = {}
+    for k, v in values.items():
+        if k not in declared:
+            if not declared:
+                raise SimInputError(f"{where}: strategy {name!r} has no knobs")
+            close = difflib.get_close_matches(k, list(declared), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise SimInputError(f"{where}: unknown knob {k!r} of {name!r}{hint}; knobs: {', '.join(declared)}")
+        out[k] = declared[k].check(v, f"{where}: knob {k!r}")
+    return out
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A strategy with knob values, resolved for one side."""
+    side: str
+    name: str
+    knobs: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def label(self) -> str:
+        return self.name + "".join(f"@{k}={v}" for k, v in self.knobs)
+
+
+def parse_spec(game, side: str, text: str) -> Spec:
+    """``NAME``, ``NAME@KNOB=VALUE@…`` or a ``.toml`` file → a checked :class:`Spec`."""
+    text = str(text).strip()
+    if text.endswith(".toml") and "@" not in text:
+        return _from_file(game, side, Path(text))
+    name, *parts = [p.strip() for p in text.split("@")]
+    if not name:
+        raise SimInputError(f"--{side} {text!r}: expected STRATEGY or STRATEGY@KNOB=VALUE")
+    strategy = game.strategy(side, name)
+    values = {}
+    for kv in parts:
+        k, eq, v = kv.partition("=")
+        if not eq or not k.strip() or not v.strip():
+            raise SimInputError(f"--{side} {text!r}: knob {kv!r} should be KNOB=VALUE")
+        values[k.strip()] = _value(v.strip())
+    checked = check_knobs(strategy, name, values, f"--{side} {text}")
+    return Spec(side, name, tuple(checked.items()))
+
+
+def _from_file(game, side: str, path: Path) -> Spec:
+    from sim.core.config import load_toml
+
+    data = load_toml(path)
+    table = data.get(side)
+    if not isinstance(table, dict):
+        raise SimInputError(f"{path}: expected a [{side}] table with strategy = \"…\" and its knobs "
+                            f"(tables found: {', '.join(data) or 'none'})")
+    extra = set(data) - {side}
+    if extra:
+        raise SimInputError(f"{path}: unknown table(s) {', '.join(sorted(extra))}; a strategy file for --{side} "
+                            f"holds [{side}] only")
+    name = table.get("strategy")
+    if not isinstance(name, str) or not name:
+        raise SimInputError(f"{path}: [{side}] needs strategy = \"NAME\"")
+    strategy = game.strategy(side, name)
+    values = {k: v for k, v in table.items() if k != "strategy"}
+    checked = check_knobs(strategy, name, values, f"{path} [{side}]")
+    return Spec(side, name, tuple(checked.items()))
+
+
+def spec_sets(game, spec: Spec) -> list[str]:
+    """The ``--set`` assignments that put a spec's knob values into the configuration."""
+    import json
+
+    return [f"{game.knob_path(spec.side, k)}={json.dumps(v) if isinstance(v, str) else v}"
+            for k, v in spec.knobs]
+
+
+def spec_toml(spec: Spec) -> str:
+    """A strategy file any command accepts (``--<side> FILE.toml``)."""
+    import json
+
+    lines = [f"[{spec.side}]", f"strategy = {json.dumps(spec.name)}"]
+    for k, v in spec.knobs:
+        lines.append(f"{k} = {json.dumps(v) if not isinstance(v, bool) else str(v).lower()}")
+    return "\n".join(lines) + "\n"
