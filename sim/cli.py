@@ -108,6 +108,10 @@ def _register() -> None:
     from sim.analysis.metagame_cli import equilibrium_cmd, ladder_cmd, tune_cmd
 
     app.command("tune")(tune_cmd)
+
+    from sim.analysis.sensitivity_cli import sensitivity_cmd
+
+    app.command("sensitivity")(sensitivity_cmd)
     app.command("ladder")(ladder_cmd)
     app.command("equilibrium")(equilibrium_cmd)
 

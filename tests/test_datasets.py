@@ -41,6 +41,9 @@ RUNS = {
     "trpg loo": ["trpg", "loo", DATA / "scenarios" / "alley.toml", "--games", 60],
     "trpg matrix": ["trpg", "matrix", DATA / "builds.toml", "--games", 40],
     "balance": ["balance", ROOT / "examples" / "balance" / "werewolf_fenrir.toml", "--tolerance", 0.05],
+    "ladder": ["ladder", "werewolf", "--games", 60],
+    "equilibrium": ["equilibrium", "looper", "--games", 40],
+    "tune": ["tune", "race", "--side", "p1", "--budget", 3, "--games", 200],
 }
 ROWS = {"looper run": 1, "werewolf run": 1, "trpg run": 1, "trpg matrix": 1}  # one row, tables nested
 
@@ -342,6 +345,8 @@ def test_every_column_of_every_output_is_documented(outputs, sweeps):
     for label in RUNS:
         (f,) = run_dir(outputs, label).glob("*.parquet")
         params = read_manifest(f.parent).get("result", {}) if label == "balance" else {}  # the searched paths
+        if label == "tune":
+            params = read_manifest(f.parent)["params"]  # one column per knob, named by the knob
         missing += undocumented(doc, pl.read_parquet(f), [label], (f.stem,), skip=params)
     root, _ = sweeps
     for sd in sweep_dirs(root):
@@ -352,5 +357,10 @@ def test_every_column_of_every_output_is_documented(outputs, sweeps):
     keys = set()
     for d in [*(run_dir(outputs, lb) for lb in RUNS), *sweep_dirs(root)]:
         keys |= set(read_manifest(d))
+    sens = ROOT / "examples" / "sensitivity" / "race_sens.toml"
+    invoke("sensitivity", sens, "--games", 30, "--out", root.parent / "sens")
+    sd = root.parent / "sens" / "game=race" / "sensitivity=race-sens"
+    missing += undocumented(doc, pl.read_parquet(sd / "sensitivity.parquet"), ["sensitivity"], ("sensitivity",))
+    keys |= set(read_manifest(sd))
     missing += [f"manifest: `{MANIFEST_FILE}`.{k}" for k in sorted(keys - doc.get(("manifest", MANIFEST_FILE), set()))]
     assert not missing, "document these in docs/data.md:\n" + "\n".join(missing)

@@ -93,6 +93,9 @@ def _load_run(d: Path) -> Loaded:
         m = tables["matrix"]
         cells = pl.DataFrame({"cell": [0], "games": [int(m["games"].sum())], "successes": [int(m["wins"].sum())]})
         return Loaded("matrix", game, command, [], "win_rate", with_rates(cells), tables, man, d)
+    if "sensitivity" in tables:
+        return Loaded("sensitivity", game, command, [], man.get("metric", "rate"), pl.DataFrame({"cell": [0]}),
+                      tables, man, d)
     if "ladder" in tables:
         m = tables["ladder"]
         cells = pl.DataFrame({"cell": [0], "games": [int(m["games"].sum())], "successes": [int(m["successes"].sum())]})

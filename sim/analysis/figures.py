@@ -130,6 +130,33 @@ def ladder_heatmap(ladder: pl.DataFrame, sides: list[str], metric: str, path: Pa
             f"streams; the table above gives each cell's 95% CI")
 
 
+def sensitivity_bars(t: pl.DataFrame, metric: str, path: Path) -> str:
+    """Sobol' first/total-order indices and Morris μ* as bars with their bootstrap 95% CIs; the caption."""
+    panels = [(c, f"{c}_conf", lab) for c, lab in (("ST", "Sobol total order ST"), ("S1", "Sobol first order S1"),
+                                                   ("mu_star", f"Morris μ* (change of {metric})")) if c in t.columns]
+    names = t["param"].to_list()
+    fig, axes = plt.subplots(1, len(panels), figsize=(3.2 * len(panels) + 1.6, 1.2 + 0.45 * len(names)),
+                             sharey=True, squeeze=False)
+    for ax, (col, conf, lab) in zip(axes[0], panels):
+        v = t[col].to_numpy().astype(float)
+        e = t[conf].to_numpy().astype(float)
+        ax.barh(range(len(names)), v, xerr=e, color="tab:blue", alpha=0.75, capsize=3)
+        ax.set_title(lab, fontsize=9)
+        lo = min(0.0, float(np.nanmin(v - e)))
+        hi = max(float(np.nanmax(v + e)), 1e-3)
+        if col != "mu_star":
+            hi = max(hi, 0.1)
+        ax.set_xlim(lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo))
+        ax.axvline(0, color="grey", lw=0.8)
+    axes[0][0].set_yticks(range(len(names)), names)
+    axes[0][0].invert_yaxis()
+    fig.suptitle(f"global sensitivity of {metric}", fontsize=10)
+    save(fig, path)
+    return (f"global sensitivity of {metric} to each parameter: Sobol' total-order (ST) and first-order (S1) "
+            f"shares of its variance and Morris' mean absolute elementary effect μ*, each with its bootstrap "
+            f"95% CI (SALib)")
+
+
 def tornado(cells: pl.DataFrame, axes: list[str], metric: str, path: Path) -> str:
     """Each parameter's effect as a bar from its lowest to its highest pooled rate; the caption."""
     overall = cells["successes"].sum() / cells["games"].sum()

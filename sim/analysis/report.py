@@ -41,6 +41,9 @@ def build_figures(d: Loaded, out: Path) -> list[Figure]:
         add("tornado.png", F.tornado(d.cells, axes, d.metric, out / "tornado.png"))
     if "matrix" in d.tables:
         add("matrix.png", F.matrix_heatmap(d.tables["matrix"], out / "matrix.png"))
+    if "sensitivity" in d.tables:
+        add("sensitivity.png", F.sensitivity_bars(d.tables["sensitivity"].drop("cell", strict=False), d.metric,
+                                                  out / "sensitivity.png"))
     if "ladder" in d.tables:
         add("ladder.png", F.ladder_heatmap(d.tables["ladder"], list(d.manifest.get("sides", [])), d.metric,
                                            out / "ladder.png"))
@@ -77,7 +80,7 @@ def _cells_table(d: Loaded, limit: int = 60) -> str:
 
 def _tables_html(d: Loaded) -> str:
     out = []
-    for name in ("matrix", "overall", "ladder"):
+    for name in ("matrix", "overall", "ladder", "sensitivity"):
         if name in d.tables:
             out.append(f"<h2>{name}</h2>" + d.tables[name].drop("cell", strict=False).head(60).to_pandas()
                        .to_html(index=False, float_format=lambda x: f"{x:.4f}"))
