@@ -25,7 +25,8 @@ def invoke(*args):
 def check_page(out: Path, expect: set[str]) -> dict:
     page = out / "index.html"
     html = page.read_text()
-    imgs = set(re.findall(r'<img src="([^"]+)"', html))
+    assert not re.search(r'<img src="(?!data:image/png;base64,)', html)  # one file: every figure embedded
+    imgs = set(re.findall(r'data-file="([^"]+)"', html))
     assert expect <= {Path(i).name.split("_")[0].removesuffix(".png") for i in imgs}, imgs
     for i in imgs:
         a = mpimg.imread(out / i)  # a real PNG, with something drawn on it
@@ -44,7 +45,7 @@ def report(src: Path, out: Path) -> dict:
 @pytest.mark.parametrize("spec, expect", [
     ("werewolf_seer.toml", {"rate", "heatmap", "tornado", "causes", "length"}),
     ("looper_moves.toml", {"rate", "heatmap", "tornado", "causes", "length"}),
-    ("trpg_alley.toml", {"rate", "heatmap", "tornado", "causes", "length"}),
+    ("trpg_alley.toml", {"rate", "heatmap", "tornado", "causes", "length"}),  # tornado: the crossed axes
 ])
 def test_sweep_reports(tmp_path, spec, expect):
     assert invoke("sweep", EX / spec, "--games", 400, "--out", tmp_path / "data", "--json").exit_code == 0
@@ -56,7 +57,18 @@ def test_sweep_reports(tmp_path, spec, expect):
         assert a in page["html"]
     n_axes = len(axes)
     assert sum(1 for f in page["imgs"] if f.startswith("rate_")) == n_axes
-    assert sum(1 for f in page["imgs"] if f.startswith("heatmap_")) == min(6, n_axes * (n_axes - 1) // 2)
+    from sim.analysis.dataset import load
+    from sim.analysis.marginals import design
+    from sim.analysis.report import heatmap_pairs
+
+    d_ = load(tmp_path / "data")
+    des = design(d_.cells, axes)
+    assert sum(1 for f in page["imgs"] if f.startswith("heatmap_")) == len(heatmap_pairs(axes, des))
+    if spec == "trpg_alley.toml":  # random draws of hp and dice: confounded, flagged, no line
+        assert des.confounded["characters.aoi.hp"] == ["weapons.pistol.dice"]
+        assert "does not cross characters.aoi.hp with weapons.pistol.dice" in page["html"]
+    else:
+        assert des.full_grid and "Design:" not in page["html"]
     # the report runs again over its own output (replaced whole)
     report(tmp_path / "data", tmp_path / "rep")
 

@@ -25,6 +25,7 @@ class Loaded:
     tables: dict[str, pl.DataFrame] = field(default_factory=dict)
     manifest: dict = field(default_factory=dict)
     path: Path = Path(".")
+    blocks: pl.DataFrame | None = None  # sweeps: each cell's successes per block (paired intervals)
 
     @property
     def games(self) -> int:
@@ -62,8 +63,9 @@ def _load_sweep(sd: Path) -> Loaded:
     cells = read(sd).collect()
     names = nested_tables(pl.scan_parquet(sd / "cell=*" / SUMMARY_FILE, hive_partitioning=True).collect_schema())
     tables = {n: read(sd, n).collect() for n in names if n != "blocks"}
+    blocks = read(sd, "blocks").select("cell", "start", "games", "successes").collect() if "blocks" in names else None
     return Loaded("sweep", man["game"], man.get("sweep", sd.name[len("sweep="):]), list(man.get("axes", [])),
-                  man.get("metric", "rate"), cells.sort("cell"), tables, man, sd)
+                  man.get("metric", "rate"), cells.sort("cell"), tables, man, sd, blocks)
 
 
 def run_tables(d: str | Path) -> dict[str, pl.DataFrame]:

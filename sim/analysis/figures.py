@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import matplotlib
+import matplotlib.patches
+import matplotlib.text
 import matplotlib.ticker
 
 matplotlib.use("Agg")
@@ -39,52 +41,152 @@ def _numeric(s: pl.Series) -> bool:
     return s.dtype.is_numeric() and s.dtype != pl.Boolean
 
 
+def outside_texts(fig) -> list[str]:
+    """The drawn texts (titles, labels, tick labels, legends, annotations) that stick out
+    of the figure, by their bounding boxes in the rendered figure."""
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    W, H = fig.bbox.width, fig.bbox.height
+    texts = [t for t in fig.texts]
+    for ax in fig.axes:
+        texts += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label, *ax.texts]
+        for axis in (ax.xaxis, ax.yaxis):
+            lo, hi = sorted(axis.get_view_interval())
+            for tick in axis.get_major_ticks():  # only the ticks drawn: inside the view
+                if lo - 1e-9 <= tick.get_loc() <= hi + 1e-9:
+                    texts += [tick.label1, tick.label2]
+        leg = ax.get_legend()
+        if leg is not None:
+            texts += list(leg.get_texts())
+    bad = []
+    for t in texts:
+        if not t.get_visible() or not t.get_text().strip():
+            continue
+        bb = t.get_window_extent(r)
+        if bb.x0 < -0.5 or bb.y0 < -0.5 or bb.x1 > W + 0.5 or bb.y1 > H + 0.5:
+            bad.append(t.get_text())
+    return bad
+
+
 def save(fig, path: Path) -> None:
-    """Save a figure as PNG (tight layout) and close it."""
+    """Save a figure as PNG and close it. The layout is made tight, and while a text still
+    sticks out (a long title, tick label or legend) the figure grows until none does."""
+    import textwrap
+
     fig.tight_layout()
+    for _ in range(8):
+        bad = outside_texts(fig)
+        if not bad:
+            break
+        titles = [t for ax in fig.axes for t in (ax.title,) if t.get_text() in bad]
+        for t in titles:  # a title is re-wrapped narrower first: growing would not help it
+            flat = t.get_text().replace("\n", " ")
+            width = max(12, int(max(len(x) for x in t.get_text().split("\n")) * 0.75))
+            t.set_text("\n".join(textwrap.wrap(flat, width)))
+        w, h = fig.get_size_inches()
+        fig.set_size_inches(w * 1.15, h * 1.1)
+        fig.tight_layout()
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
 
 
-def rate_vs_param(cells: pl.DataFrame, axis: str, metric: str, path: Path, target: float | None = None) -> str:
-    """The primary rate against one swept parameter with its 95% CI band; the caption."""
-    m = marginal(cells, axis)
+def wrap(title: str, width: int = 60) -> str:
+    """A long title over several lines (a figure's title must never be clipped)."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(title, width)) if len(title) > width else title
+
+
+def readable(path: str) -> str:
+    """An axis name a designer reads: ``characters.ren.skills.melee`` → ``ren melee``,
+    ``roles.fenrir.drag`` → ``fenrir drag``, ``rules.target`` → ``target``,
+    ``count.villager`` → ``villager count``, ``weapons.pistol.dice`` → ``pistol dice``."""
+    parts = path.split(".")
+    if parts[0] == "count" and len(parts) == 2:
+        return f"{parts[1]} count"
+    drop = {"characters", "roles", "rules", "weapons", "items", "skills", "strategy", "variants", "settings",
+            "locations", "effects", "sides"}
+    keep = [p.replace("_", " ") for p in parts if p not in drop]
+    return " ".join(keep) or path
+
+
+def rate_vs_param(cells: pl.DataFrame, axis: str, metric: str, path: Path, target: float | None = None, *,
+                  blocks: pl.DataFrame | None = None, confounded: list[str] | None = None) -> str:
+    """The primary rate against one swept parameter; the caption. A crossed axis: the mean
+    of the cells' rates per value with an interval valid for paired cells (see
+    :mod:`sim.analysis.marginals`). A confounded axis: every cell as measured, no line."""
+    from sim.analysis.marginals import marginal as pooled
+
+    name = readable(axis)
     fig, ax = plt.subplots(figsize=(6.4, 4))
-    x = m[axis]
-    rate, lo, hi = m["rate"].to_numpy(), m["lo"].to_numpy(), m["hi"].to_numpy()
-    if _numeric(x) and m.height > 1:
-        xv = x.to_numpy()
-        ax.fill_between(xv, lo, hi, alpha=0.25, label="95% CI")
-        ax.plot(xv, rate, marker="o", label=metric)
-        if x.dtype.is_integer():
-            ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    if confounded:
+        c = as_label(cells, axis)
+        xv = c[axis]
+        rate = (c["successes"] / c["games"]).to_numpy()
+        lo, hi = c["rate_ci_low"].to_numpy(), c["rate_ci_high"].to_numpy()
+        if _numeric(xv):
+            pos = xv.to_numpy()
+        else:
+            cats = sorted(set(xv.to_list()))
+            pos = np.array([cats.index(v) for v in xv.to_list()], float)
+            ax.set_xticks(range(len(cats)), [str(v) for v in cats])
+        ax.errorbar(pos, rate, yerr=[rate - lo, hi - rate], fmt="o", capsize=3, alpha=0.8,
+                    label="one cell each (95% CI)")
+        others = ", ".join(readable(o) for o in confounded)
+        ax.set_title(wrap(f"{metric} per cell against {name}: confounded with {others}, no line drawn"), fontsize=10)
+        caption = (f"{metric} of every cell against {name}, each with its 95% CI; the design does not cross {name} "
+                   f"with {others}, so its effect cannot be told from theirs and no pooled line is drawn")
     else:
-        pos = np.arange(m.height)
-        ax.errorbar(pos, rate, yerr=[rate - lo, hi - rate], fmt="o", capsize=4, label=f"{metric} (95% CI)")
-        ax.set_xticks(pos, [str(v) for v in x], rotation=30 if m.height > 4 else 0, ha="right" if m.height > 4 else "center")
+        m = pooled(cells, blocks, axis)
+        x = m[axis]
+        rate, lo, hi = m["rate"].to_numpy(), m["lo"].to_numpy(), m["hi"].to_numpy()
+        if _numeric(x) and m.height > 1:
+            xv = x.to_numpy()
+            ax.fill_between(xv, lo, hi, alpha=0.25, label="95% CI")
+            ax.plot(xv, rate, marker="o", label=metric)
+            if x.dtype.is_integer():
+                ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+        else:
+            pos = np.arange(m.height)
+            ax.errorbar(pos, rate, yerr=[rate - lo, hi - rate], fmt="o", capsize=4, label=f"{metric} (95% CI)")
+            ax.set_xticks(pos, [str(v) for v in x], rotation=30 if m.height > 4 else 0,
+                          ha="right" if m.height > 4 else "center")
+        others = int(m["cells"].max()) if m.height else 1
+        ax.set_title(wrap(f"{metric} against {name}" + (" (mean over the other axes)" if others > 1 else "")),
+                     fontsize=10)
+        caption = f"{metric} against {name}, with its 95% CI" + (
+            f"; each point is the mean of {others} cells over the other axes, its interval from the spread of "
+            f"their block means (valid for paired cells)" if others > 1 else "")
     if target is not None:
         ax.axhline(target, color="grey", ls="--", lw=1, label=f"target {target:g}")
-    ax.set_xlabel(axis)
+    ax.set_ylim(*_rate_limits(ax.get_ylim()))
+    ax.set_xlabel(name)
     ax.set_ylabel(metric)
-    others = cells.height // max(m.height, 1)
-    ax.set_title(f"{metric} vs {axis}" + (" (pooled over the other axes)" if others > 1 else ""), fontsize=10)
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     save(fig, path)
-    return f"{metric} against {axis}, with the 95% CI band" + (
-        f"; each point pools {others} cells over the other axes" if others > 1 else "")
+    return caption
+
+
+def _rate_limits(lim) -> tuple[float, float]:
+    lo, hi = lim
+    return max(0.0, lo), min(1.0, hi)
 
 
 def heatmap(cells: pl.DataFrame, a: str, b: str, metric: str, path: Path) -> str:
-    """The primary rate for each pair of values of two axes (pooled over the others); the caption."""
+    """The primary rate for each pair of values of two axes (the mean of the cells' rates
+    over the other axes); pairs the design never played are hatched "n/a"; the caption."""
     c = as_label(as_label(cells, a), b)
-    g = c.group_by(a, b).agg(pl.col("games").sum(), pl.col("successes").sum())
+    g = c.group_by(a, b).agg((pl.col("successes") / pl.col("games")).mean().alias("rate"))
     xs, ys = sorted(g[a].unique().to_list()), sorted(g[b].unique().to_list())
     grid = np.full((len(ys), len(xs)), np.nan)
     for r in g.iter_rows(named=True):
-        grid[ys.index(r[b]), xs.index(r[a])] = r["successes"] / r["games"]
-    _heat(grid, [str(x) for x in xs], [str(y) for y in ys], a, b, metric, f"{metric} by {a} and {b}", path)
-    return f"{metric} for each pair of {a} and {b} (pooled over other axes)"
+        grid[ys.index(r[b]), xs.index(r[a])] = r["rate"]
+    _heat(grid, [str(x) for x in xs], [str(y) for y in ys], readable(a), readable(b), metric,
+          f"{metric} by {readable(a)} and {readable(b)}", path)
+    missing = int(np.isnan(grid).sum())
+    return (f"{metric} for each pair of {readable(a)} and {readable(b)} (mean over the other axes)"
+            + (f"; {missing} pair(s) the design never played are hatched n/a" if missing else ""))
 
 
 def _heat(grid, xl, yl, xlab, ylab, metric, title, path, origin="lower") -> None:
@@ -92,15 +194,18 @@ def _heat(grid, xl, yl, xlab, ylab, metric, title, path, origin="lower") -> None
     im = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1, aspect="auto", origin=origin)
     ax.set_xticks(range(len(xl)), xl, rotation=30 if len(xl) > 5 else 0, ha="right" if len(xl) > 5 else "center")
     ax.set_yticks(range(len(yl)), yl)
-    if grid.size <= 400:
-        for i in range(grid.shape[0]):
-            for j in range(grid.shape[1]):
-                if not np.isnan(grid[i, j]):
-                    ax.text(j, i, f"{grid[i, j]:.2f}", ha="center", va="center", fontsize=7,
-                            color="white" if abs(grid[i, j] - 0.5) > 0.3 else "black")
+    for i in range(grid.shape[0]):
+        for j in range(grid.shape[1]):
+            if np.isnan(grid[i, j]):  # never white: white is 50% on this scale
+                ax.add_patch(matplotlib.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="#dddddd",
+                                                          edgecolor="#888888", hatch="///", lw=0))
+                ax.text(j, i, "n/a", ha="center", va="center", fontsize=7, color="#444444")
+            elif grid.size <= 400:
+                ax.text(j, i, f"{grid[i, j]:.2f}", ha="center", va="center", fontsize=7,
+                        color="white" if abs(grid[i, j] - 0.5) > 0.3 else "black")
     ax.set_xlabel(xlab)
     ax.set_ylabel(ylab)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(wrap(title), fontsize=10)
     fig.colorbar(im, ax=ax, label=metric)
     save(fig, path)
 
@@ -157,17 +262,25 @@ def sensitivity_bars(t: pl.DataFrame, metric: str, path: Path) -> str:
             f"95% CI (SALib)")
 
 
-def tornado(cells: pl.DataFrame, axes: list[str], metric: str, path: Path) -> str:
-    """Each parameter's effect as a bar from its lowest to its highest pooled rate; the caption."""
-    overall = cells["successes"].sum() / cells["games"].sum()
+def tornado(cells: pl.DataFrame, axes: list[str], metric: str, path: Path, *,
+            blocks: pl.DataFrame | None = None) -> str:
+    """Each (crossed) parameter's effect as a bar from its lowest to its highest pooled
+    rate; the caption. A parameter whose values all give the same rate is "no effect"."""
+    from sim.analysis.marginals import marginal as pooled
+
+    overall = float((cells["successes"] / cells["games"]).mean())
     rows = []
     for a in axes:
-        m = marginal(cells, a)
-        rows.append((a, float(m["rate"].min()), float(m["rate"].max()),
-                     str(m[a][int(m["rate"].arg_min())]), str(m[a][int(m["rate"].arg_max())])))
+        m = pooled(cells, blocks, a)
+        lo_i, hi_i = int(m["rate"].arg_min()), int(m["rate"].arg_max())
+        rows.append((readable(a), float(m["rate"].min()), float(m["rate"].max()), str(m[a][lo_i]), str(m[a][hi_i])))
     rows.sort(key=lambda r: r[2] - r[1])
-    fig, ax = plt.subplots(figsize=(6.4, 1.2 + 0.5 * len(rows)))
+    fig, ax = plt.subplots(figsize=(6.4, 1.4 + 0.5 * len(rows)))
     for i, (a, lo, hi, at_lo, at_hi) in enumerate(rows):
+        if hi - lo < 1e-12:
+            ax.plot([lo], [i], marker="|", color="tab:blue", ms=12)
+            ax.text(hi, i, "  no effect", ha="left", va="center", fontsize=8)
+            continue
         ax.barh(i, hi - lo, left=lo, color="tab:blue", alpha=0.7)
         ax.text(lo, i, f"{at_lo} ", ha="right", va="center", fontsize=8)
         ax.text(hi, i, f" {at_hi}", ha="left", va="center", fontsize=8)
@@ -175,11 +288,11 @@ def tornado(cells: pl.DataFrame, axes: list[str], metric: str, path: Path) -> st
     ax.set_yticks(range(len(rows)), [r[0] for r in rows])
     ax.set_xlabel(metric)
     span = max(max(r[2] for r in rows) - min(r[1] for r in rows), 0.02)
-    ax.set_xlim(min(r[1] for r in rows) - 0.25 * span, max(r[2] for r in rows) + 0.25 * span)
-    ax.set_title(f"effect of each parameter on {metric} (range of its pooled rates)", fontsize=10)
+    ax.set_xlim(max(0.0, min(r[1] for r in rows) - 0.3 * span), min(1.0, max(r[2] for r in rows) + 0.3 * span))
+    ax.set_title(wrap(f"effect of each parameter on {metric} (range of its pooled rates)"), fontsize=10)
     save(fig, path)
-    return (f"each parameter's effect: the bar spans its lowest and highest pooled {metric} (labels: the values "
-            f"giving them); the dashed line is the overall rate {overall:.3f}")
+    return (f"each crossed parameter's effect: the bar spans its lowest and highest pooled {metric} (labels: the "
+            f"values giving them); the dashed line is the mean rate {overall:.3f}")
 
 
 def stacked(labels, parts: dict[str, np.ndarray], xlabel: str, title: str, path: Path) -> None:

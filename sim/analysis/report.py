@@ -24,28 +24,74 @@ class Figure:
     caption: str
 
 
+def metric_label(d: Loaded) -> str:
+    """The rate as figures name it (the game's ``metric_label``), e.g. "village's win rate"."""
+    from sim.core.game import games
+
+    g = games().get(d.game)
+    return g.label() if g is not None and d.metric == g.metric else d.metric.replace("_", " ")
+
+
+def strategies_line(d: Loaded) -> str:
+    """Under which strategies the figures hold (every figure is a figure under some)."""
+    from sim.core.game import games
+
+    g = games().get(d.game)
+    if g is None:
+        return ""
+    if not g.sides:
+        return "strategies: each character's, as its scenario sets them"
+    base = (d.manifest.get("config") or {}).get("base", {}) if d.kind == "sweep" else {}
+    out = []
+    for s in g.sides:
+        if s in d.axes:
+            out.append(f"{s}: swept")
+        elif d.kind == "sweep":
+            out.append(f"{s}={base.get(s, 'random')}")
+        elif s in d.manifest:
+            out.append(f"{s}={d.manifest[s]}")
+    if d.kind == "ladder":
+        return "strategies: the tiers of the ladder (rows and columns)"
+    return ("strategies: " + ", ".join(out)) if out else ""
+
+
+def heatmap_pairs(axes: list[str], des) -> list[tuple[str, str]]:
+    """Pairs of axes a heatmap can show honestly: neither is confounded with a third axis."""
+    out = []
+    for a, b in itertools.combinations(axes, 2):
+        if set(des.confounded[a]) <= {b} and set(des.confounded[b]) <= {a}:
+            out.append((a, b))
+    return out[:MAX_HEATMAPS]
+
+
 def build_figures(d: Loaded, out: Path) -> list[Figure]:
     """Draw every figure the dataset supports into ``out``."""
+    from sim.analysis.marginals import design
+
     figs: list[Figure] = []
 
     def add(name: str, caption: str | None) -> None:
         if caption:
             figs.append(Figure(name, caption))
 
+    label = metric_label(d)
     axes = [a for a in d.axes if a in d.cells.columns and d.cells[a].n_unique() > 1]
+    des = design(d.cells, axes)
     for i, a in enumerate(axes):
-        add(f"rate_{i}.png", F.rate_vs_param(d.cells, a, d.metric, out / f"rate_{i}.png", target=0.5))
-    for k, (a, b) in enumerate(itertools.islice(itertools.combinations(axes, 2), MAX_HEATMAPS)):
-        add(f"heatmap_{k}.png", F.heatmap(d.cells, a, b, d.metric, out / f"heatmap_{k}.png"))
-    if axes:
-        add("tornado.png", F.tornado(d.cells, axes, d.metric, out / "tornado.png"))
+        add(f"rate_{i}.png", F.rate_vs_param(d.cells, a, label, out / f"rate_{i}.png", target=0.5, blocks=d.blocks,
+                                             confounded=des.confounded[a]))
+    for k, (a, b) in enumerate(heatmap_pairs(axes, des)):
+        add(f"heatmap_{k}.png", F.heatmap(d.cells, a, b, label, out / f"heatmap_{k}.png"))
+    crossed = [a for a in axes if not des.confounded[a]]
+    if crossed:
+        add("tornado.png", F.tornado(d.cells, crossed, label, out / "tornado.png", blocks=d.blocks))
     if "matrix" in d.tables:
         add("matrix.png", F.matrix_heatmap(d.tables["matrix"], out / "matrix.png"))
     if "sensitivity" in d.tables:
-        add("sensitivity.png", F.sensitivity_bars(d.tables["sensitivity"].drop("cell", strict=False), d.metric,
+        add("sensitivity.png", F.sensitivity_bars(d.tables["sensitivity"].drop("cell", strict=False), label,
                                                   out / "sensitivity.png"))
     if "ladder" in d.tables:
-        add("ladder.png", F.ladder_heatmap(d.tables["ladder"], list(d.manifest.get("sides", [])), d.metric,
+        add("ladder.png", F.ladder_heatmap(d.tables["ladder"], list(d.manifest.get("sides", [])), label,
                                            out / "ladder.png"))
     loo = loo_table(d.tables)
     if loo is not None:
@@ -94,7 +140,8 @@ def _tables_html(d: Loaded) -> str:
 CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;font-size:13px;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
 tr.hit{background:#e8f4e8}figure{margin:2em 0}figcaption{font-size:13px;color:#555;max-width:800px}
-img{max-width:100%;border:1px solid #eee}.oracle{background:#fde8e8;border:1px solid #c00;padding:6px}"""
+img{max-width:100%;border:1px solid #eee}.oracle{background:#fde8e8;border:1px solid #c00;padding:6px}
+.design{background:#fff6e0;border:1px solid #c90;padding:6px}"""
 
 
 def oracle_note(d: Loaded) -> str:
@@ -114,21 +161,42 @@ def oracle_note(d: Loaded) -> str:
             f"figures are not those of honest play.")
 
 
-def render(d: Loaded, figs: list[Figure]) -> str:
-    """The report's HTML page."""
+def _embedded(folder: Path | None, name: str) -> str:
+    """A figure as a data: URI, so the page is one file that opens from anywhere."""
+    import base64
+
+    if folder is None or not (folder / name).is_file():
+        return name
+    return "data:image/png;base64," + base64.b64encode((folder / name).read_bytes()).decode("ascii")
+
+
+def render(d: Loaded, figs: list[Figure], folder: Path | None = None) -> str:
+    """The report's HTML page (figures embedded when ``folder`` holds them)."""
+    from sim.analysis.marginals import design
+
     title = f"{d.game} — {d.name}" if d.name else d.game
-    total = f"{d.games:,} games" if d.games else ""
+    parts = [f"{d.cells.height} cell(s)"] if d.kind == "sweep" else []
+    if d.games:
+        parts.append(f"{d.games:,} games")
+    parts.append(f"primary rate: <b>{html.escape(metric_label(d))}</b>")
     head = (f"<h1>{html.escape(title)}</h1><p>{html.escape(d.kind)} dataset <code>{html.escape(str(d.path))}</code>; "
-            f"{d.cells.height} cell(s), {total}; primary rate: <b>{html.escape(d.metric)}</b>; seed "
+            f"{'; '.join(parts)}; seed "
             f"{html.escape(str(d.manifest.get('seed', '')))}, version {html.escape(str(d.manifest.get('version', '')))}, "
             f"commit {html.escape(str(d.manifest.get('git_commit', ''))[:10])}"
             f"{' (uncommitted changes)' if d.manifest.get('git_dirty') else ''}"
             f"{', made ' + html.escape(str(d.manifest['created'])) if d.manifest.get('created') else ''}.</p>")
+    who = strategies_line(d)
+    if who:
+        head += f"<p>Every figure holds under these {html.escape(who)}.</p>"
     note = oracle_note(d)
     if note:
         head += f'<p class="oracle"><b>{html.escape(note)}</b></p>'
-    body = "".join(f'<figure><img src="{f.file}" alt="{html.escape(f.caption)}"><figcaption>{html.escape(f.caption)}'
-                   f"</figcaption></figure>" for f in figs)
+    axes = [a for a in d.axes if a in d.cells.columns and d.cells[a].n_unique() > 1]
+    dnote = design(d.cells, axes).note() if axes else ""
+    if dnote:
+        head += f'<p class="design"><b>Design:</b> {html.escape(dnote)}.</p>'
+    body = "".join(f'<figure><img src="{_embedded(folder, f.file)}" alt="{html.escape(f.caption)}" '
+                   f'data-file="{f.file}"><figcaption>{html.escape(f.caption)}</figcaption></figure>' for f in figs)
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
             f"<style>{CSS}</style></head><body>{head}{_cells_table(d)}{_tables_html(d)}<h2>Figures</h2>{body}"
             "</body></html>")
@@ -149,7 +217,7 @@ def report(dataset: str | Path, out: "str | Path | OutDir") -> tuple[Path, list[
 
     def fill(tmp: Path) -> list[Figure]:
         figs = build_figures(d, tmp)
-        (tmp / "index.html").write_text(render(d, figs), encoding="utf-8")
+        (tmp / "index.html").write_text(render(d, figs, tmp), encoding="utf-8")
         return figs
 
     figs = replace_dir(out, fill, kind="report")

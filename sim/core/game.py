@@ -57,6 +57,7 @@ class Game:
     title: str = ""                          # one line for ``sim --help``
     sides: tuple[str, ...] = ()              # strategy slots, in CLI order
     metric: str = ""                         # the primary rate's column
+    metric_label: str = ""                   # the rate as a designer reads it ("village's win rate")
     # the summary's own copies of the primary rate (count, rate, CI): a sweep cell's row has
     # them once, as successes / rate / rate_ci_low / rate_ci_high
     primary_columns: tuple[str, ...] = ()
@@ -69,6 +70,10 @@ class Game:
     # keys of a trace's result that ``sim GAME trace --find`` can test (``winner`` first)
     find_keys: tuple[str, ...] = ("winner",)
     group_word: str = "round"                # what a trace's events are grouped by
+
+    def label(self) -> str:
+        """How figures name the primary rate (``metric_label``, else the column's words)."""
+        return self.metric_label or self.metric.replace("_", " ")
 
     # -- strategies ---------------------------------------------------------------------
     def registries(self) -> Mapping[str, Registry]:

@@ -16,6 +16,7 @@ class Race(Game):
     title = "Race to a target, one die or two per turn (sim-race, examples/race)."
     sides = SIDES
     metric = "win_rate"
+    metric_label = "player 1's win rate"
     primary_columns = ("p1_wins", "win_rate", "ci_low", "ci_high")
     schema = CONFIG_SCHEMA
     has_loo = False          # nothing in a race can be left out: no roles, pieces or rules to remove
