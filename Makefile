@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench install clean
+.PHONY: demo test bench install clean browser
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -30,7 +30,16 @@ demo: $(STAMP)
 NOJIT_TESTS := tests/test_looper_golden.py tests/test_core.py tests/test_looper_diff.py \
 	tests/test_werewolf_diff.py tests/test_trpg_diff.py tests/test_werewolf_rules.py
 
-test: $(STAMP)
+# The report's browser test needs Chromium: Debian's package where apt-get can install it
+# (the test skips, saying why, where it cannot). Playwright drives it (a test dependency).
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { command -v apt-get >/dev/null 2>&1 && \
+	    { apt-get install -y -q chromium >/dev/null 2>&1 || \
+	      { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; }; }; } || \
+	  echo "note: chromium could not be installed; tests/test_report_browser.py will be skipped"
+
+test: $(STAMP) browser
 	$(BIN)/python -m pytest -q -n 2 tests
 	$(BIN)/python -m pytest -q examples/race/tests
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -p no:randomly -W ignore::RuntimeWarning $(NOJIT_TESTS)
