@@ -97,16 +97,34 @@ def _cell(game: Game, tree: dict, *specs: Spec) -> tuple[Any, dict]:
 
 
 def measure(game: Game, tree: dict, rows: Sequence[Tier], cols: Sequence[Tier], games: int, seed: int,
-            spawn: tuple[int, ...], threads: int | None = None, progress=None) -> Matrix:
-    """Play ``games`` games of every pair on the same streams (seed, spawn)."""
-    compiled = {(i, j): _cell(game, tree, a, b)[1] for i, a in enumerate(rows) for j, b in enumerate(cols)}
+            spawn: tuple[int, ...], threads: int | None = None, progress=None, client=None) -> Matrix:
+    """Play ``games`` games of every pair on the same streams (seed, spawn), as cells of the
+    sweep backends (this process, or Dask workers when ``client`` is given): the same
+    numbers either way."""
+    from sim.sweep.backend import run_dask, run_local
+    from sim.sweep.cell import CellJob
+
+    pairs = [(i, j) for i in range(len(rows)) for j in range(len(cols))]
+    jobs, compiled = [], {}
+    for k, (i, j) in enumerate(pairs):
+        cfg, comp = _cell(game, tree, rows[i], cols[j])
+        jobs.append(CellJob(game.name, k, {}, cfg, seed, spawn, games, None, games, games, max(1, -(-games // 16)),
+                            1 if client is not None else threads))
+        compiled[k] = comp
     s = np.zeros((len(rows), len(cols)), np.int64)
     g = np.zeros_like(s)
-    for (i, j), comp in compiled.items():
-        res = game.player(comp, seed, spawn)(0, games, threads=threads)
-        s[i, j], g[i, j] = game.primary(res.totals)
+
+    def done(res) -> None:
+        i, j = pairs[res.index]
+        row = res.tables["summary"].row(0, named=True)
+        s[i, j], g[i, j] = row["successes"], res.games
         if progress is not None:
             progress()
+
+    if client is not None:
+        run_dask(jobs, client, done)
+    else:
+        run_local(jobs, compiled, done, threads)
     return Matrix(list(rows), list(cols), s, g)
 
 
@@ -157,12 +175,12 @@ class Equilibrium:
 
 
 def equilibrium(game: Game, tree: dict, rows: Sequence[Tier], cols: Sequence[Tier], games: int, seed: int, *,
-                epsilon: float = 0.01, threads: int | None = None, progress=None) -> Equilibrium:
+                epsilon: float = 0.01, threads: int | None = None, progress=None, client=None) -> Equilibrium:
     """Solve on one measurement, report on a fresh one (see the module docstring)."""
     a, b = rows[0].side, cols[0].side
-    m = measure(game, tree, rows, cols, games, seed, (MEASURE,), threads, progress)
+    m = measure(game, tree, rows, cols, games, seed, (MEASURE,), threads, progress, client)
     fitted, x, y = solve_zero_sum(m.rate)
-    f = measure(game, tree, rows, cols, games, seed, (FRESH,), threads, progress)
+    f = measure(game, tree, rows, cols, games, seed, (FRESH,), threads, progress, client)
     p = f.rate
     value = float(x @ p @ y)
     # the cells are independent binomials on the fresh streams only within a cell's games;

@@ -36,9 +36,11 @@ def _prepare(game_name: str, tiers: list[str], config, sets, games: int, threads
 
 
 def _progress(total: int, what: str):
-    from rich.progress import Progress
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    p = Progress(transient=True)
+    p = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                 transient=True, console=Console(stderr=True))
     task = p.add_task(what, total=total)
     return p, (lambda: p.advance(task))
 
@@ -75,7 +77,21 @@ _COMMON = dict(
     threads=typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
     as_json=typer.Option(False, "--json", help="Print the result as JSON."),
     out=typer.Option(None, "--out", help="Write the matrix (parquet) and manifest here."),
+    dask=typer.Option(None, "--dask", help="local:N (LocalCluster) or tcp://HOST:PORT: cells on Dask workers "
+                      "(the same numbers as a local run)."),
 )
+
+
+def _client(dask):
+    """A Dask client context for ``--dask``, or a do-nothing one."""
+    import contextlib
+
+    from sim.sweep.backend import dask_client, parse_dask
+
+    if dask is None:
+        return contextlib.nullcontext(None)
+    parse_dask(dask)
+    return dask_client(dask)
 
 
 @clean_errors
@@ -84,7 +100,7 @@ def ladder_cmd(
     tiers: List[str] = _COMMON["tiers"], games: int = _COMMON["games"], seed: int = _COMMON["seed"],
     config: Optional[Path] = _COMMON["config"], sets: List[str] = _COMMON["sets"],
     threads: Optional[int] = _COMMON["threads"], as_json: bool = _COMMON["as_json"],
-    out: Optional[Path] = _COMMON["out"],
+    out: Optional[Path] = _COMMON["out"], dask: Optional[str] = _COMMON["dask"],
 ):
     """The skill ladder: the first side's win rate for every pair of tiers of the two sides,
     each cell with its 95% CI, all cells on the same random streams."""
@@ -97,8 +113,8 @@ def ladder_cmd(
     od = claim_out(out)
     with guard(od):
         p, tick = _progress(len(rows) * len(cols), "ladder cells")
-        with p:
-            m = measure(game, tree, rows, cols, games, seed, (MEASURE,), threads, tick)
+        with _client(dask) as client, p:
+            m = measure(game, tree, rows, cols, games, seed, (MEASURE,), threads, tick, client)
         frame = m.frame()
         err = save_tables(od, {"ladder": frame}, manifest(game.name, tree, seed, {
             "command": "sim ladder", "games_per_cell": games, "metric": game.metric,
@@ -123,7 +139,7 @@ def equilibrium_cmd(
     tiers: List[str] = _COMMON["tiers"], games: int = _COMMON["games"], seed: int = _COMMON["seed"],
     config: Optional[Path] = _COMMON["config"], sets: List[str] = _COMMON["sets"],
     threads: Optional[int] = _COMMON["threads"], as_json: bool = _COMMON["as_json"],
-    out: Optional[Path] = _COMMON["out"],
+    out: Optional[Path] = _COMMON["out"], dask: Optional[str] = _COMMON["dask"],
     epsilon: float = typer.Option(0.01, "--epsilon", help="Exploitability below which the mixture is an equilibrium."),
 ):
     """The meta-game equilibrium between the sides' tiers: mixtures solved as a zero-sum game
@@ -140,8 +156,9 @@ def equilibrium_cmd(
     od = claim_out(out)
     with guard(od):
         p, tick = _progress(2 * len(rows) * len(cols), "equilibrium cells")
-        with p:
-            e = equilibrium(game, tree, rows, cols, games, seed, epsilon=epsilon, threads=threads, progress=tick)
+        with _client(dask) as client, p:
+            e = equilibrium(game, tree, rows, cols, games, seed, epsilon=epsilon, threads=threads, progress=tick,
+                            client=client)
         d = {"game": game.name, "metric": game.metric, **e.to_json()}
         err = save_tables(od, {"ladder": e.fresh.frame()}, manifest(game.name, tree, seed, {
             "command": "sim equilibrium", "games_per_cell": games, "metric": game.metric, "sides": list(game.sides),

@@ -87,3 +87,12 @@ def test_bad_input_is_one_line_exit_2():
         r = _cli(*args)
         assert r.exit_code == 2, (args, r.stdout, r.stderr)
         assert msg in r.stderr and r.stderr.strip().count("\n") == 0, (args, r.stderr)
+
+
+def test_ladder_on_dask_equals_the_local_one():
+    common = ["ladder", "race", "--tiers", "p1=bold,threshold@k=2", "--tiers", "p2=cautious,random", "--games",
+              "3000", "--seed", "4", "--json"]
+    local = json.loads(_cli(*common).stdout)["matrix"]
+    r = _cli(*common, "--dask", "local:2")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout)["matrix"] == local
