@@ -139,14 +139,59 @@ def run_command(game: Game) -> Callable:
                     f"the game's tables.")
 
 
+def _print_restricted(con, df, game: Game, games: int) -> None:
+    from rich.table import Table
+
+    t = Table(title=f"{game.name}: restricted play, {games:,} games per row, paired with the full game "
+                    f"({game.label()})")
+    for col in ("withheld", "rate (95% CI)", "change (paired 95% CI)", "value to its side"):
+        t.add_column(col, justify="left" if col == "withheld" else "right")
+    for r in df.iter_rows(named=True):
+        if r["restricted"] == "(none)":
+            t.add_row("nothing (the full game)", f"{r['rate']:.4f} ({r['ci_low']:.4f}–{r['ci_high']:.4f})", "", "")
+            continue
+        flag = "" if r["competent"] else "  [red]negative: the strategy would do better without it[/red]"
+        t.add_row(r["withheld"], f"{r['rate']:.4f} ({r['ci_low']:.4f}–{r['ci_high']:.4f})",
+                  f"{r['delta']:+.4f} ({r['delta_ci_low']:+.4f} … {r['delta_ci_high']:+.4f})",
+                  f"{r['value_to_side']:+.4f} for {r['side']}{flag}")
+    con.print(t)
+
+
 def loo_command(game: Game) -> Callable:
     """``sim GAME loo`` for one game."""
     def loo(**kw):
         opts, sides, c = _split(game, kw)
+        restrict, only = c.pop("restrict", False), [x for a in c.pop("ability", []) for x in a.split(",") if x]
         check_run_counts(c["games"], c["threads"], DEFAULT_CHUNK)
         strategies, sets, labels = _strategies(game, sides, c["sets"])
         setup = game.setup(c["config"], sets, **opts)
         names = _names(strategies, labels)
+        if only and not restrict:
+            raise SimInputError("--ability is for --restrict (restricted play)")
+        if not restrict and not game.has_loo:
+            raise SimInputError(f"{game.name}: nothing can be left out of this game; --restrict withholds its "
+                                f"optional abilities instead")
+        if restrict:
+            from sim.analysis.restrict import restricted_play
+
+            if not game.abilities(setup, strategies):
+                raise SimInputError(f"{game.name}: this setup has no optional ability to withhold")
+            od = claim_out(c["out"])
+            with guard(od):
+                df = restricted_play(game, setup, strategies, c["games"], c["seed"], only=only or None,
+                                     threads=c["threads"])
+                err = save_tables(od, {"restricted_play": df}, manifest(game.name, game.config_of(setup), c["seed"], {
+                    "games_per_row": c["games"], "command": f"sim {game.name} loo --restrict", **names,
+                    **game.manifest_extra(setup, opts)}))
+            if c["as_json"]:
+                emit_json({"games_per_row": c["games"], **names, "metric": game.metric, "rows": df.to_dicts()})
+                return finish(err)
+            con = Console()
+            _print_oracles(con, strategies)
+            _print_restricted(con, df, game, c["games"])
+            if c["out"] is not None and not err:
+                con.print(f"parquet table and manifest written to [bold]{c['out']}[/bold]")
+            return finish(err)
         od = claim_out(c["out"])
         with guard(od):
             df = game.leave_one_out(setup, strategies, c["games"], c["seed"], threads=c["threads"])
@@ -163,8 +208,13 @@ def loo_command(game: Game) -> Callable:
             con.print(f"parquet table and manifest written to [bold]{c['out']}[/bold]")
         finish(err)
 
+    restrict = [_param("restrict", bool, typer.Option(False, "--restrict", help="Restricted play: withhold each "
+                                                      "optional ability in turn (the holder keeps its seat and "
+                                                      "team) instead of removing a part; paired deltas with CIs.")),
+                _param("ability", List[str], typer.Option([], "--ability", help="With --restrict: only these "
+                                                           "abilities (repeatable or comma-separated)."))]
     return _command(loo, [*_game_params(game), *_common(game.default_loo_games, "Games per row.", chunk=False),
-                          *_side_params(game)],
+                          *_side_params(game), *restrict],
                     f"Leave one out: the {game.metric.replace('_', ' ')} with each removable part of the "
                     f"setup removed in turn, the same seed for every row (common random numbers).")
 
@@ -266,7 +316,7 @@ def game_app(game: Game) -> typer.Typer:
     """The ``sim GAME …`` command group of one game."""
     app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, help=game.title)
     app.command("run")(run_command(game))
-    if game.has_loo:
+    if game.has_loo or type(game).abilities is not Game.abilities:
         app.command("loo")(loo_command(game))
     app.command("params")(params_command(game))
     if type(game).trace is not Game.trace:

@@ -157,6 +157,16 @@ class Game:
     def print_loo(self, df: pl.DataFrame, setup: Any, strategies: Mapping[str, Any], games: int, console) -> None:
         raise NotImplementedError
 
+    # -- restricted play (sim GAME loo --restrict) ------------------------------------------
+    def abilities(self, setup: Any, strategies: Mapping[str, Any]) -> list:
+        """The optional abilities of this setup (:class:`sim.analysis.restrict.Ability`):
+        each can be withheld while its holder keeps its seat and team."""
+        return []
+
+    def restrict(self, setup: Any, strategies: Mapping[str, Any], ability: str) -> tuple[Any, dict]:
+        """(setup, strategies) of the game played without ``ability``."""
+        raise SimInputError(f"{self.name}: no optional ability {ability!r}")
+
     def manifest_extra(self, setup: Any, options: Mapping[str, Any]) -> dict:
         """What a run's manifest records besides the configuration: the game's options
         that were given (not left at their defaults)."""

@@ -44,6 +44,19 @@ class Race(Game):
 
         return trace(setup, strategies, seed, game, spawn=spawn, events=events)
 
+    # -- restricted play: a player who never rolls two dice ---------------------------------
+    def abilities(self, setup, strategies):
+        from sim.analysis.restrict import Ability
+
+        return [Ability(f"{side}_two_dice", side, side, f"{side} never rolls two dice") for side in self.sides
+                if getattr(strategies[side], "name", "") != "cautious"]
+
+    def restrict(self, setup, strategies, ability):
+        side = next((a.holder for a in self.abilities(setup, strategies) if a.name == ability), None)
+        if side is None:
+            return super().restrict(setup, strategies, ability)
+        return setup, {**strategies, side: self.strategy(side, "cautious")}
+
     def primary(self, totals):
         from sim_race.game import primary
 
