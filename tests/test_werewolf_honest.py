@@ -55,6 +55,15 @@ def test_view_fields_are_the_whitelist():
     assert JudgeView._fields == VIEW_FIELDS + JUDGE and not set(JUDGE) & set(VIEW_FIELDS)
 
 
+def test_role_knowledge_names_view_fields():
+    from sim.werewolf.views import ROLE_KNOWLEDGE
+
+    for role, items in ROLE_KNOWLEDGE.items():
+        for item in items:
+            head = item.split(":")[0].split(" ")[0]
+            assert head in VIEW_FIELDS or head == "her", (role, item)
+
+
 def test_rules_page_lists_exactly_the_view_fields():
     assert doc_fields() == set(VIEW_FIELDS)
 

@@ -12,7 +12,6 @@ import json
 from collections import Counter
 
 import numba
-import numpy as np
 import pytest
 from typer.testing import CliRunner
 
