@@ -28,7 +28,7 @@ import pytest
 from sim.core.bits import lowest_nb
 from sim.core.seeding import run_key
 from sim.errors import SimInputError
-from sim.werewolf.enums import CLAIM_SEER, EVENTS, HOW, WINNERS, WITCH_BASE, WITCH_ELIMINATE, WITCH_REVIVE, I, V
+from sim.werewolf.enums import CLAIM_SEER, EVENTS, HOW, WINNERS, WITCH_BASE, WITCH_ELIMINATE, WITCH_REVIVE, V
 from sim.werewolf.game_nb import C_NOBODY_OUT, C_RUNOFFS, chunk_kernel, new_counts
 from sim.werewolf.roles import resolve_setup
 from strategies.werewolf import VillageStrategy, WolfStrategy
@@ -107,7 +107,7 @@ class Script:
 def _slot(view):
     """(scenario, day) of this decision, or (-1, -1) when unscripted."""
     s = view.rules.var[V.MAX_DAYS] - BASE
-    d = view.info[I.DAY]
+    d = view.day
     if s < 0 or s >= NS or d >= ND:
         return -1, -1
     return s, d
@@ -116,18 +116,18 @@ def _slot(view):
 @nb.njit
 def s_vote(rng, view, cands):
     s, d = _slot(view)
-    r = view.info[I.RUNOFF]
+    r = view.runoff
     e = np.int64(-1)
     if s >= 0 and r < NR:
-        e = VOTE[s, d, r, view.info[I.ACTOR]]
+        e = VOTE[s, d, r, view.me]
     if e >= 0:
         return e
     if e <= -10:  # the lowest reported wolf among the candidates, else the fallback
-        n = view.info[I.N]
+        n = view.n
         for t in range(n):
             if (cands >> np.uint64(t)) & U1:
                 for c in range(n):
-                    if view.claim_role[c] == CLAIM_SEER and (view.alive[0] >> np.uint64(c)) & U1 \
+                    if view.claim_role[c] == CLAIM_SEER and (view.alive >> np.uint64(c)) & U1 \
                             and view.claim_res[c, t] == 1:
                         return np.int64(t)
         return -e - 10
@@ -137,13 +137,13 @@ def s_vote(rng, view, cands):
 @nb.njit
 def s_divine(rng, view):
     s, d = _slot(view)
-    return DIVINE[s, d, view.info[I.ACTOR]] if s >= 0 else np.int64(-1)
+    return DIVINE[s, d, view.me] if s >= 0 else np.int64(-1)
 
 
 @nb.njit
 def s_mark(rng, view):
     s, d = _slot(view)
-    return MARK[s, d, view.info[I.ACTOR]] if s >= 0 else np.int64(-1)
+    return MARK[s, d, view.me] if s >= 0 else np.int64(-1)
 
 
 @nb.njit
@@ -151,7 +151,7 @@ def s_speak(rng, view):
     s, d = _slot(view)
     if s < 0:
         return np.int64(-1)
-    t = SPEAK[s, d, view.info[I.ACTOR]]
+    t = SPEAK[s, d, view.me]
     if t < 0 or view.know[t] < 0:
         return np.int64(-1)
     return t * 2 + view.know[t]
@@ -160,13 +160,13 @@ def s_speak(rng, view):
 @nb.njit
 def s_protect(rng, view):
     s, d = _slot(view)
-    return np.uint64(PROTECT[s, d, view.info[I.ACTOR]]) if s >= 0 else np.uint64(0)
+    return np.uint64(PROTECT[s, d, view.me]) if s >= 0 else np.uint64(0)
 
 
 @nb.njit
 def s_witch(rng, view):
     s, d = _slot(view)
-    return WITCH[s, d, view.info[I.ACTOR]] if s >= 0 else np.int64(0)
+    return WITCH[s, d, view.me] if s >= 0 else np.int64(0)
 
 
 @nb.njit

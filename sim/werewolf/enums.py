@@ -25,13 +25,36 @@ W = namedtuple("W", [w.upper() for w in WINNERS])(*range(4))
 EVENTS = ("vote", "witch", "attack", "revive", "max_days")
 Ev = namedtuple("Ev", [e.upper() for e in EVENTS])(*range(len(EVENTS)))
 
-# Slots of the `info` vector a strategy sees.
-_I = ("N", "DAY", "ACTOR", "MY_ROLE", "RUNOFF", "HATI_LAST", "PALADIN_LAST")
-I = namedtuple("I", _I)(*range(len(_I)))
-N_INFO = len(_I)
+# Random streams of a game (sim.core.rng.seed_stream_nb(state, key, g, side)): the rules'
+# chance events (the deal, fenrir's drag, plurality tie breaks, random_lynch) and each
+# side's decisions. A side's stream gives away neither the key nor another stream.
+Stream = namedtuple("Stream", "RULES VILLAGE WOLVES")(0, 1, 2)
 
 # Witch decisions: action * WITCH_BASE + target.
 WITCH_PASS, WITCH_ELIMINATE, WITCH_REVIVE = 0, 1, 2
 WITCH_BASE = 64
 NO_CLAIM = -1
 CLAIM_SEER = 0
+
+# Trace event codes (sim/werewolf/trace.py decodes them; arguments in comments).
+_T = ("PHASE",    # day, 0 evening / 1 night
+      "DEAL",     # participant, role
+      "IDLE",     # participant, ability: its role is out, the ability does nothing (R-6)
+      "MARK",     # hati, target (-1: none)
+      "DIVINE",   # seer, target, reading (1 wolf), marked today
+      "MEDIUM",   # medium, participant, reading
+      "CLAIM",    # participant, target, announced reading
+      "BALLOT",   # voter, target, round
+      "TALLY",    # round, mask of the most voted, their votes
+      "RUNOFF",   # round, mask of the candidates
+      "NOBODY",   # round: the runoff cap, nobody is out (R-4)
+      "TIEBREAK", # mask of the tied, the one picked (plurality)
+      "LYNCH",    # the one picked (random_lynch)
+      "OUT",      # participant, How
+      "DRAG",     # fenrir, the one dragged
+      "WITCH",    # witch, action, target
+      "PROTECT",  # paladin, mask
+      "ATTACK",   # attacker, target, protected
+      "NOATTACK", # reason: 0 no living wolf, 1 no target
+      "CHECK")    # winner (W), event (Ev) after which it was checked
+T = namedtuple("T", _T)(*range(1, len(_T) + 1))

@@ -65,7 +65,7 @@ def run(games: int, seed: int = 0, *, village: str | VillageStrategy = "random",
     kernel = chunk_kernel(v, w)
     key = run_key(seed, *spawn)
     R = setup.nb
-    res = run_games(games, lambda: new_counts(R), lambda start, count, out: kernel(key, start, count, R, out),
+    res = run_games(games, lambda: new_counts(R), lambda start, count, out: kernel(key, start, count, R, out, None),
                     chunk_size=chunk_size, threads=threads, progress=progress, start=start,
                     on_chunk=on_chunk)
     r = WerewolfResult(setup=setup, seed=seed, village=v.name, wolves=w.name, totals=res.totals,

@@ -12,12 +12,17 @@ accomplice), all ``@njit`` and bound by :func:`sim.core.kernels.specialize`:
     attack(rng, view, cands) -> participant    # wolf side, one decision per night
     speak(rng, view) -> -1 | target*2 + read   # a public seer claim "target reads wolf(1)/village(0)"
 
-A ``View`` holds only what the acting participant knows: the public record (who is
-out, how and when, revivals, claims) and its own row of private knowledge ``know``
-(-1 unknown, 0 village, 1 wolf: its own team, the wolf team for wolves, the seer's and
-the medium's results) and its own scratch ``mem``. Views are built per decision from
+``rng`` is the side's own stream (``Stream.VILLAGE`` / ``Stream.WOLVES`` of the game);
+the rules' chance events (the deal, fenrir's drag, plurality tie breaks, random_lynch)
+draw from ``Stream.RULES`` (sim.core.rng: one-way, so no side can compute another's
+draws). A ``View`` (:mod:`sim.werewolf.views`) holds only what the acting participant
+knows, read-only, and its own scratch ``mem``; the hooks ``v_view`` / ``w_view`` build
+it (the judge's view for ``oracle_…`` strategies). Views are built per decision from
 refcount-free arrays (:mod:`sim.core.nrt`): with managed arrays, numba's atomic
-refcounting of the ten arrays in a view took most of the run time.
+refcounting of the arrays in a view took most of the run time.
+
+``log`` is None in batch runs (every ``emit_nb`` compiles to nothing) or an event log
+(:mod:`sim.core.trace`) when ``sim werewolf trace`` replays one game.
 """
 from collections import namedtuple
 
@@ -28,22 +33,26 @@ from sim.core.bits import lowest_nb, popcount_nb
 from sim.core.kernels import kernel_template, specialize
 from sim.core.nrt import unmanaged_nb
 from sim.core.rng import choose_bit_nb, randint_nb, seed_stream_nb
+from sim.core.trace import emit_nb
 from sim.werewolf.roles import RolesNB
-from sim.werewolf.enums import (CLAIM_SEER, EVENTS, HOW, N_INFO, WITCH_BASE, WITCH_ELIMINATE,
-                                WITCH_REVIVE, Ab, Ev, How, I, RF, V, VR, W)
+from sim.werewolf.enums import (CLAIM_SEER, EVENTS, HOW, WITCH_BASE, WITCH_ELIMINATE, WITCH_REVIVE,
+                                Ab, Ev, How, RF, Stream, T, V, VR, W)
+from sim.werewolf.views import JudgeView, View, readonly_rules_nb, view_builder  # noqa: F401 (View: API)
 
-View = namedtuple("View", "rules info alive out_how out_day revived claim_role claim_res know mem")
 Counts = namedtuple("Counts", "scalars end role_games role_survived role_out days_hist")
 C_GAMES, C_VILLAGE, C_WOLVES, C_DRAWS, C_DAYS, C_RUNOFFS, C_NOBODY_OUT = range(7)
 N_SCALARS = 7
 MEM = 16
-# game-constant masks
+# game-constant masks (M_WOLFTEAM must stay 0: sim.werewolf.views reads masks[0])
 M_WOLFTEAM, M_ATTACK, M_CWOLF, M_CVILL, M_SEERWOLF, M_MEDWOLF, M_DRAG, M_SEER, M_MEDIUM, \
     M_PALADIN, M_WITCH, M_HATI, M_FULL = range(13)
 N_MASKS = 13
 U1 = np.uint64(1)
 
-St = namedtuple("St", "alive out_how out_day revived claim_role claim_res know mem info votes "
+# The judge's state. alive … claim_res are the public record, know[p] is what p has
+# learned, mem[p] p's own scratch; votes, hati_last, pal_last, role_of and masks are the
+# judge's own (a strategy sees only its own row of hati_last / pal_last).
+St = namedtuple("St", "alive out_how out_day revived claim_role claim_res know mem votes "
                       "hati_last pal_last role_of masks")
 
 
@@ -64,7 +73,7 @@ def _bit_nb(i):
 def new_state_nb(n):
     return St(np.zeros(1, np.uint64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
               np.full(n, -1, np.int64), np.full((n, n), -1, np.int64), np.full((n, n), -1, np.int64),
-              np.zeros((n, MEM), np.int64), np.zeros(N_INFO, np.int64), np.zeros(n, np.int64),
+              np.zeros((n, MEM), np.int64), np.zeros(n, np.int64),
               np.full(n, -1, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
               np.zeros(N_MASKS, np.uint64))
 
@@ -74,7 +83,7 @@ def unmanaged_state_nb(st):
     """The same state as refcount-free views (see sim.core.nrt); ``st`` must outlive it."""
     return St(unmanaged_nb(st.alive), unmanaged_nb(st.out_how), unmanaged_nb(st.out_day), unmanaged_nb(st.revived),
               unmanaged_nb(st.claim_role), unmanaged_nb(st.claim_res), unmanaged_nb(st.know), unmanaged_nb(st.mem),
-              unmanaged_nb(st.info), unmanaged_nb(st.votes), unmanaged_nb(st.hati_last), unmanaged_nb(st.pal_last),
+              unmanaged_nb(st.votes), unmanaged_nb(st.hati_last), unmanaged_nb(st.pal_last),
               unmanaged_nb(st.role_of), unmanaged_nb(st.masks))
 
 
@@ -88,17 +97,10 @@ def unmanaged_rules_nb(R):
     return RolesNB(unmanaged_nb(R.table), unmanaged_nb(R.var), unmanaged_nb(R.seats))
 
 
-@nb.njit(inline="always")
-def view_of_nb(st, R, actor):
-    st.info[I.ACTOR] = actor
-    st.info[I.MY_ROLE] = st.role_of[actor]
-    return View(R, st.info, st.alive, st.out_how, st.out_day, st.revived, st.claim_role, st.claim_res,
-                st.know[actor], st.mem[actor])
-
-
 @nb.njit
-def setup_game_nb(st, R, rng):
-    """Deal the roles (uniform shuffle of the composition) and reset the game state."""
+def setup_game_nb(st, R, rng, log):
+    """Deal the roles (uniform shuffle of the composition, the rules' stream) and reset
+    every per-game array: the public record, knowledge, memories, last marks and sets."""
     n = R.seats.shape[0]
     t = R.table
     role_of = st.role_of
@@ -168,6 +170,7 @@ def setup_game_nb(st, R, rng):
     st.claim_res[:, :] = -1
     st.know[:, :] = -1
     st.mem[:, :] = 0
+    st.votes[:] = 0
     know = st.know
     for i in range(n):
         if (wt >> np.uint64(i)) & U1:  # the wolf team knows each other (and so everyone else)
@@ -175,9 +178,8 @@ def setup_game_nb(st, R, rng):
                 know[i, j] = 1 if (wt >> np.uint64(j)) & U1 else 0
         else:
             know[i, i] = 0
-    st.info[I.N] = n
-    st.info[I.DAY] = 0
-    st.info[I.RUNOFF] = 0
+    for i in range(n):
+        emit_nb(log, T.DEAL, i, role_of[i])
 
 
 @nb.njit(inline="always")
@@ -193,8 +195,8 @@ def winner_nb(alive, masks, var):
 
 
 @nb.njit
-def leave_nb(alive_a, out_how, out_day, role_of, masks, table, rng, mask, how, day):
-    """Participants in mask leave; fenrir's drag is part of the same event (Q-3)."""
+def leave_nb(alive_a, out_how, out_day, role_of, masks, table, rng, mask, how, day, log):
+    """Participants in mask leave; fenrir's drag (the rules' stream) is part of the same event (Q-3)."""
     alive = alive_a[0]
     m = mask & alive
     alive &= ~m
@@ -204,6 +206,7 @@ def leave_nb(alive_a, out_how, out_day, role_of, masks, table, rng, mask, how, d
         t &= t - U1
         out_how[p] = how
         out_day[p] = day
+        emit_nb(log, T.OUT, p, how)
     dr = m & masks[M_DRAG]
     while dr:
         p = lowest_nb(dr)
@@ -216,6 +219,7 @@ def leave_nb(alive_a, out_how, out_day, role_of, masks, table, rng, mask, how, d
             alive &= ~_bit_nb(c)
             out_how[c] = How.DRAGGED
             out_day[c] = day
+            emit_nb(log, T.DRAG, p, c)
     alive_a[0] = alive
 
 
@@ -230,17 +234,20 @@ def has_nb(mask, p):
     return (mask >> np.uint64(p)) & U1 != 0
 
 
-HOOKS = ("v_vote", "v_divine", "v_protect", "v_witch", "v_speak", "w_vote", "w_mark", "w_attack", "w_speak")
+HOOKS = ("v_vote", "v_divine", "v_protect", "v_witch", "v_speak", "v_view",
+         "w_vote", "w_mark", "w_attack", "w_speak", "w_view")
 
 
 # The template's hooks are bound to real strategies by sim.core.kernels.specialize.
 @kernel_template(hooks=HOOKS)
-def play_chunk_nb(key, start, count, R, out):
-    """Template: games [start, start+count) with the bound strategy hooks."""
+def play_chunk_nb(key, start, count, R, out, log=None):
+    """Template: games [start, start+count) with the bound strategy hooks (``log``: None,
+    or an event log that records every event of the games)."""
     n = R.seats.shape[0]
     owned = new_state_nb(n)  # keeps the memory alive for the unmanaged views below
     st = unmanaged_state_nb(owned)
     R = unmanaged_rules_nb(R)
+    Rv = readonly_rules_nb(R)  # the rules as strategies see them
     # Unpack once: each tuple-field access in the loop would cost atomic refcounts.
     alive_a = st.alive
     out_how = st.out_how
@@ -249,7 +256,6 @@ def play_chunk_nb(key, start, count, R, out):
     claim_role = st.claim_role
     claim_res = st.claim_res
     know = st.know
-    info = st.info
     votes = st.votes
     hati_last = st.hati_last
     pal_last = st.pal_last
@@ -258,12 +264,17 @@ def play_chunk_nb(key, start, count, R, out):
     table = R.table
     var = R.var
     sc = out.scalars
-    rng = np.zeros(4, np.uint64)
+    rng = np.zeros(4, np.uint64)     # the rules' chance events
+    rng_v = np.zeros(4, np.uint64)   # the village side's decisions
+    rng_w = np.zeros(4, np.uint64)   # the wolf side's decisions
     max_days = var[V.MAX_DAYS]
     rule = var[V.VOTE_RULE]
+    nothing = np.uint64(0)
     for g in range(start, start + count):
-        seed_stream_nb(rng, key, g)
-        setup_game_nb(st, R, rng)
+        seed_stream_nb(rng, key, g, Stream.RULES)
+        seed_stream_nb(rng_v, key, g, Stream.VILLAGE)
+        seed_stream_nb(rng_w, key, g, Stream.WOLVES)
+        setup_game_nb(st, R, rng, log)
         wt = masks[M_WOLFTEAM]
         win = W.NONE
         ev = Ev.MAX_DAYS
@@ -275,9 +286,9 @@ def play_chunk_nb(key, start, count, R, out):
                 day += 1
                 if day > max_days:
                     win = W.DRAW
+                    emit_nb(log, T.CHECK, W.DRAW, Ev.MAX_DAYS)
                     break
-                info[I.DAY] = day
-                info[I.RUNOFF] = 0
+                emit_nb(log, T.PHASE, day, 0)
                 # ---- 17:00: hati marks, the seer divines, the medium reads ----
                 marked = np.uint64(0)
                 hs = masks[M_HATI]
@@ -286,51 +297,60 @@ def play_chunk_nb(key, start, count, R, out):
                     hs &= hs - U1
                     if not acts_nb(alive_a[0], var, h):
                         hati_last[h] = -1
+                        emit_nb(log, T.IDLE, h, Ab.MARK)
                         continue
-                    info[I.HATI_LAST] = hati_last[h]
-                    m = w_mark(rng, view_of_nb(st, R, h))
+                    m = w_mark(rng_w, w_view(st, Rv, h, day, 0, marked, nothing))
                     if m >= 0:
                         if m >= n or m == h or m == hati_last[h] or not has_nb(alive_a[0], m):
                             raise ValueError("hati: illegal mark")
                         marked |= _bit_nb(m)
                     hati_last[h] = m
+                    emit_nb(log, T.MARK, h, m)
                 ss = masks[M_SEER]
                 while ss:
                     s = lowest_nb(ss)
                     ss &= ss - U1
                     if not acts_nb(alive_a[0], var, s):
+                        emit_nb(log, T.IDLE, s, Ab.DIVINE)
                         continue
-                    t = v_divine(rng, view_of_nb(st, R, s))
+                    t = v_divine(rng_v, v_view(st, Rv, s, day, 0, marked, nothing))
                     if t >= 0:
                         if t >= n or t == s or not has_nb(alive_a[0], t):
                             raise ValueError("seer: illegal divination")
                         know[s, t] = 1 if has_nb(marked | masks[M_SEERWOLF], t) else 0
+                        emit_nb(log, T.DIVINE, s, t, know[s, t], has_nb(marked, t))
                 ms = masks[M_MEDIUM]
                 while ms:
                     md = lowest_nb(ms)
                     ms &= ms - U1
                     if not acts_nb(alive_a[0], var, md):
+                        emit_nb(log, T.IDLE, md, Ab.MEDIUM)
                         continue
                     y = voted_yday
                     while y:
                         p = lowest_nb(y)
                         y &= y - U1
                         know[md, p] = 1 if has_nb(masks[M_MEDWOLF], p) else 0
+                        emit_nb(log, T.MEDIUM, md, p, know[md, p])
                 # public claims
                 for p in range(n):
                     if has_nb(alive_a[0], p):
-                        vw = view_of_nb(st, R, p)
-                        c = w_speak(rng, vw) if has_nb(wt, p) else v_speak(rng, vw)
+                        if has_nb(wt, p):
+                            c = w_speak(rng_w, w_view(st, Rv, p, day, 0, marked, nothing))
+                        else:
+                            c = v_speak(rng_v, v_view(st, Rv, p, day, 0, marked, nothing))
                         if c >= 0:
                             if (c >> 1) >= n:
                                 raise ValueError("speak: bad claim")
                             claim_role[p] = CLAIM_SEER
                             claim_res[p, c >> 1] = c & 1
+                            emit_nb(log, T.CLAIM, p, c >> 1, c & 1)
                 # ---- 18:00: the vote ----
                 out_now = np.uint64(0)
                 alive = alive_a[0]
                 if rule == VR.RANDOM_LYNCH:
                     out_now = _bit_nb(choose_bit_nb(rng, alive))
+                    emit_nb(log, T.LYNCH, lowest_nb(out_now))
                 else:
                     cands = alive
                     runoffs = 0
@@ -339,11 +359,14 @@ def play_chunk_nb(key, start, count, R, out):
                             votes[p] = 0
                         for p in range(n):
                             if has_nb(alive, p):
-                                vw = view_of_nb(st, R, p)
-                                t = w_vote(rng, vw, cands) if has_nb(wt, p) else v_vote(rng, vw, cands)
+                                if has_nb(wt, p):
+                                    t = w_vote(rng_w, w_view(st, Rv, p, day, runoffs, marked, nothing), cands)
+                                else:
+                                    t = v_vote(rng_v, v_view(st, Rv, p, day, runoffs, marked, nothing), cands)
                                 if t < 0 or t >= n or not has_nb(cands, t):
                                     raise ValueError("vote: not a candidate")
                                 votes[t] += 1
+                                emit_nb(log, T.BALLOT, p, t, runoffs)
                         best = 0
                         top = np.uint64(0)
                         for p in range(n):
@@ -353,24 +376,30 @@ def play_chunk_nb(key, start, count, R, out):
                             elif votes[p] == best and best > 0:
                                 top |= _bit_nb(p)
                         k = popcount_nb(top)
+                        emit_nb(log, T.TALLY, runoffs, np.int64(top), best)
                         if rule == VR.PLURALITY:
-                            out_now = top if k == 1 else _bit_nb(choose_bit_nb(rng, top))
+                            if k == 1:
+                                out_now = top
+                            else:
+                                out_now = _bit_nb(choose_bit_nb(rng, top))
+                                emit_nb(log, T.TIEBREAK, np.int64(top), lowest_nb(out_now))
                             break
                         if k <= 2:
                             out_now = top
                             break
                         if runoffs >= var[V.MAX_RUNOFFS]:
                             sc[C_NOBODY_OUT] += 1
+                            emit_nb(log, T.NOBODY, runoffs)
                             break
                         runoffs += 1
                         sc[C_RUNOFFS] += 1
-                        info[I.RUNOFF] = runoffs
                         cands = top
-                    info[I.RUNOFF] = 0
+                        emit_nb(log, T.RUNOFF, runoffs, np.int64(cands))
                 voted_yday = out_now
                 if out_now:
-                    leave_nb(alive_a, out_how, out_day, role_of, masks, table, rng, out_now, How.VOTED, day)
+                    leave_nb(alive_a, out_how, out_day, role_of, masks, table, rng, out_now, How.VOTED, day, log)
                     win = winner_nb(alive_a[0], masks, var)
+                    emit_nb(log, T.CHECK, win, Ev.VOTE)
                     if win != W.NONE:
                         ev = Ev.VOTE
                         break
@@ -380,29 +409,38 @@ def play_chunk_nb(key, start, count, R, out):
                     wi = lowest_nb(ws)
                     ws &= ws - U1
                     if not acts_nb(alive_a[0], var, wi):
+                        emit_nb(log, T.IDLE, wi, Ab.WITCH)
                         continue
-                    code = v_witch(rng, view_of_nb(st, R, wi))
+                    code = v_witch(rng_v, v_view(st, Rv, wi, day, 0, marked, nothing))
                     act = code // WITCH_BASE
                     t = code % WITCH_BASE
                     if act == WITCH_ELIMINATE:
                         if t >= n or t == wi or not has_nb(alive_a[0], t):
                             raise ValueError("witch: can only eliminate a living other")
-                        leave_nb(alive_a, out_how, out_day, role_of, masks, table, rng, _bit_nb(t), How.WITCH, day)
+                        emit_nb(log, T.WITCH, wi, act, t)
+                        leave_nb(alive_a, out_how, out_day, role_of, masks, table, rng, _bit_nb(t), How.WITCH, day,
+                                 log)
                         win = winner_nb(alive_a[0], masks, var)
+                        emit_nb(log, T.CHECK, win, Ev.WITCH)
                         if win != W.NONE:
                             ev = Ev.WITCH
                     elif act == WITCH_REVIVE:
                         if t >= n or t == wi or has_nb(alive_a[0], t):
                             raise ValueError("witch: can only revive an out participant")
+                        emit_nb(log, T.WITCH, wi, act, t)
                         alive_a[0] |= _bit_nb(t)
                         out_how[t] = How.ALIVE
                         revived[t] += 1
                         win = winner_nb(alive_a[0], masks, var)
+                        emit_nb(log, T.CHECK, win, Ev.REVIVE)
                         if win != W.NONE:
                             ev = Ev.REVIVE
+                    else:
+                        emit_nb(log, T.WITCH, wi, 0, -1)
                 if win != W.NONE:
                     break
             night_first = False
+            emit_nb(log, T.PHASE, day, 1)
             # ---- 21:00 paladin, 22:00 attack ----
             protected = np.uint64(0)
             ps = masks[M_PALADIN]
@@ -411,27 +449,35 @@ def play_chunk_nb(key, start, count, R, out):
                 ps &= ps - U1
                 if not acts_nb(alive_a[0], var, pl):
                     pal_last[pl] = 0
+                    emit_nb(log, T.IDLE, pl, Ab.PROTECT)
                     continue
-                info[I.PALADIN_LAST] = pal_last[pl]
-                m = v_protect(rng, view_of_nb(st, R, pl))
+                m = v_protect(rng_v, v_view(st, Rv, pl, day, 0, nothing, protected))
                 if (m & ~(alive_a[0] & ~_bit_nb(pl))) or popcount_nb(m) > table[role_of[pl], RF.PROTECT] \
                         or (popcount_nb(m) >= 2 and np.int64(m) == pal_last[pl]):
                     raise ValueError("paladin: illegal protection")
                 protected |= m
                 pal_last[pl] = np.int64(m)
+                emit_nb(log, T.PROTECT, pl, np.int64(m))
             attackers = alive_a[0] & masks[M_ATTACK]
             if attackers:
                 cands = alive_a[0] & ~wt
                 if cands:
                     a0 = lowest_nb(attackers)
-                    t = w_attack(rng, view_of_nb(st, R, a0), cands)
+                    t = w_attack(rng_w, w_view(st, Rv, a0, day, 0, nothing, protected), cands)
                     if t < 0 or t >= n or not has_nb(cands, t):
                         raise ValueError("attack: not a candidate")
+                    emit_nb(log, T.ATTACK, a0, t, has_nb(protected, t))
                     if not (protected & _bit_nb(t)):
-                        leave_nb(alive_a, out_how, out_day, role_of, masks, table, rng, _bit_nb(t), How.ATTACKED, day)
+                        leave_nb(alive_a, out_how, out_day, role_of, masks, table, rng, _bit_nb(t), How.ATTACKED,
+                                 day, log)
                         win = winner_nb(alive_a[0], masks, var)
+                        emit_nb(log, T.CHECK, win, Ev.ATTACK)
                         if win != W.NONE:
                             ev = Ev.ATTACK
+                else:
+                    emit_nb(log, T.NOATTACK, 1)
+            else:
+                emit_nb(log, T.NOATTACK, 0)
         # ---- tally ----
         sc[C_GAMES] += 1
         if win == W.VILLAGE:
@@ -457,7 +503,11 @@ def play_chunk_nb(key, start, count, R, out):
 
 
 def chunk_kernel(village, wolves):
-    """The compiled (disk-cached) chunk kernel for a village and a wolf strategy family."""
+    """The compiled (disk-cached) chunk kernel for a village and a wolf strategy family
+    (``kernel(key, start, count, R, out, log=None)``); an ``oracle_…`` family's hooks
+    receive the judge's view."""
     hooks = {f"v_{k}": getattr(village, k) for k in ("vote", "divine", "protect", "witch", "speak")}
     hooks.update({f"w_{k}": getattr(wolves, k) for k in ("vote", "mark", "attack", "speak")})
+    hooks["v_view"] = view_builder(village)
+    hooks["w_view"] = view_builder(wolves)
     return specialize(play_chunk_nb, hooks)

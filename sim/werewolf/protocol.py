@@ -40,6 +40,10 @@ class Werewolf(Game):
     schema = CONFIG_SCHEMA
     default_games = 1_000_000
     default_loo_games = 200_000
+    # sim/werewolf/trace.py FIND_KEYS (kept literal here so the CLI needs no kernel import)
+    find_keys = ("winner", "ended_by", "days", "runoffs", "nobody_out", "out", "survivors", "voted", "attacked",
+                 "dragged", "witch")
+    group_word = "day"
 
     def registries(self):
         from strategies.werewolf import VILLAGE, WOLVES
@@ -56,6 +60,12 @@ class Werewolf(Game):
         from sim.werewolf.game import run
 
         return run(games, seed, village=strategies["village"], wolves=strategies["wolves"], setup=setup, **kw)
+
+    def trace(self, setup, strategies, seed, game, *, spawn=(), events=True):
+        from sim.werewolf.trace import trace_game
+
+        return trace_game(setup, strategies["village"], strategies["wolves"], seed, game, spawn=spawn,
+                          events=events)
 
     def primary(self, totals):
         from sim.werewolf.game_nb import C_GAMES, C_VILLAGE

@@ -5,17 +5,21 @@ provides ``vote, mark, attack, speak`` — ``@njit`` functions with the signatur
 :mod:`sim.werewolf.game_nb`. Each decision receives a ``View`` of what the acting
 participant knows. Plug in your own with ``--village mypkg.mod:obj`` where ``obj`` is a
 :class:`VillageStrategy` (or :class:`WolfStrategy` for ``--wolves``); missing hooks
-default to the random ones.
+default to the random ones. A family whose name starts with ``oracle_`` receives the
+judge's view instead (``JudgeView``, :mod:`sim.werewolf.views`) and every output that used
+it is labelled.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sim.core.plugins import Registry
+from sim.core.views import is_oracle
 from sim.errors import SimInputError
 from strategies.werewolf import basic as _b
 from strategies.werewolf import claims as _c
+from strategies.werewolf import oracle as _o
 
 
 @dataclass(frozen=True)
@@ -26,8 +30,11 @@ class VillageStrategy:
     protect: Any = _b.random_protect_nb
     witch: Any = _b.random_witch_nb
     speak: Any = _b.silent_nb
-    oracle: bool = False
+    oracle: bool = False   # True only for ``oracle_…`` names (the judge's view, labelled outputs)
     doc: str = ""
+
+    def __post_init__(self):
+        _check_oracle(self)
 
 
 @dataclass(frozen=True)
@@ -37,13 +44,25 @@ class WolfStrategy:
     mark: Any = _b.random_mark_nb
     attack: Any = _b.random_attack_nb
     speak: Any = _b.silent_nb
-    oracle: bool = False
+    oracle: bool = False   # True only for ``oracle_…`` names (the judge's view, labelled outputs)
     doc: str = ""
+
+    def __post_init__(self):
+        _check_oracle(self)
+
+
+def _check_oracle(s) -> None:
+    if s.oracle and not is_oracle(s):
+        raise SimInputError(f"strategy {s.name!r} says oracle=True: name it oracle_… so that it gets the "
+                            f"judge's view and every output that uses it says so")
 
 
 def _wrap(kind):
     def wrap(obj, spec):
         if isinstance(obj, kind):
+            # a plug-in whose object is named oracle_… is an oracle, whatever its own name
+            if is_oracle(spec) and not is_oracle(obj):
+                return replace(obj, name=spec, oracle=True)
             return obj
         raise SimInputError(f"{spec!r}: expected a {kind.__name__}")
 
@@ -62,3 +81,6 @@ VILLAGE.register("claims", VillageStrategy(
 WOLVES.register("claims", WolfStrategy(
     "claims", vote=_c.wolf_vote_nb, mark=_c.wolf_mark_nb, attack=_c.wolf_attack_nb, speak=_c.wolf_speak_nb,
     doc="attack claimed seers; accomplice fake-claims; hati frames the most trusted"))
+WOLVES.register("oracle_attack", WolfStrategy(
+    "oracle_attack", attack=_o.oracle_attack_nb, oracle=True,
+    doc="ORACLE: random play, but the attack avoids the paladin's protected participants"))

@@ -4,14 +4,14 @@ import numpy as np
 
 from sim.core.bits import lowest_nb, popcount_nb
 from sim.core.rng import choose_bit_nb, randint_nb
-from sim.werewolf.enums import WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_REVIVE, I, RF
+from sim.werewolf.enums import WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_REVIVE, RF
 
 U1 = np.uint64(1)
 
 
 @nb.njit
 def others_alive_nb(view):
-    return view.alive[0] & ~(U1 << np.uint64(view.info[I.ACTOR]))
+    return view.alive & ~(U1 << np.uint64(view.me))
 
 
 @nb.njit
@@ -28,7 +28,7 @@ def random_divine_nb(rng, view):
 @nb.njit
 def random_mark_nb(rng, view):
     m = others_alive_nb(view)
-    last = view.info[I.HATI_LAST]
+    last = view.last_mark
     if last >= 0:
         m &= ~(U1 << np.uint64(last))
     return choose_bit_nb(rng, m) if m else -1
@@ -50,8 +50,8 @@ def random_subset_nb(rng, avail, k):
 def random_protect_nb(rng, view):
     """A uniformly random set of protect_count others, never last night's set (Q-1)."""
     avail = others_alive_nb(view)
-    k = min(view.rules.table[view.info[I.MY_ROLE], RF.PROTECT], popcount_nb(avail))
-    last = np.uint64(view.info[I.PALADIN_LAST])
+    k = min(view.rules.table[view.my_role, RF.PROTECT], popcount_nb(avail))
+    last = view.last_protect
     if k >= 2 and k == popcount_nb(avail) and avail == last:
         k -= 1  # the only full set is last night's: protect one fewer
     while True:
@@ -63,11 +63,11 @@ def random_protect_nb(rng, view):
 @nb.njit
 def random_witch_nb(rng, view):
     """Pass, eliminate a living other or revive an out other, uniformly over these options."""
-    me = view.info[I.ACTOR]
-    n = view.info[I.N]
+    me = view.me
+    n = view.n
     full = (U1 << np.uint64(n)) - U1
     alive = others_alive_nb(view)
-    dead = full & ~view.alive[0] & ~(U1 << np.uint64(me))
+    dead = full & ~view.alive & ~(U1 << np.uint64(me))
     k = randint_nb(rng, 1 + popcount_nb(alive) + popcount_nb(dead))
     if k == 0:
         return WITCH_PASS * WITCH_BASE

@@ -13,7 +13,7 @@ import numpy as np
 
 from sim.core.bits import popcount_nb
 from sim.core.rng import choose_bit_nb
-from sim.werewolf.enums import CLAIM_SEER, WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_REVIVE, Ab, I, RF
+from sim.werewolf.enums import CLAIM_SEER, WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_REVIVE, Ab, RF
 from strategies.werewolf.basic import others_alive_nb, random_protect_nb, random_subset_nb
 
 U1 = np.uint64(1)
@@ -22,16 +22,16 @@ MEM_LAST_DIVINED = 0  # last divination target + 1
 
 @nb.njit
 def _my_ability_nb(view):
-    return view.rules.table[view.info[I.MY_ROLE], RF.ABILITY]
+    return view.rules.table[view.my_role, RF.ABILITY]
 
 
 @nb.njit
 def _reported_nb(view, read):
     """Participants that some living claimer reported as ``read`` (1 wolf, 0 village)."""
-    n = view.info[I.N]
+    n = view.n
     m = np.uint64(0)
     for c in range(n):
-        if view.claim_role[c] == CLAIM_SEER and (view.alive[0] >> np.uint64(c)) & U1:
+        if view.claim_role[c] == CLAIM_SEER and (view.alive >> np.uint64(c)) & U1:
             for t in range(n):
                 if view.claim_res[c, t] == read:
                     m |= U1 << np.uint64(t)
@@ -40,7 +40,7 @@ def _reported_nb(view, read):
 
 @nb.njit
 def _claimers_nb(view):
-    n = view.info[I.N]
+    n = view.n
     m = np.uint64(0)
     for c in range(n):
         if view.claim_role[c] == CLAIM_SEER:
@@ -50,7 +50,7 @@ def _claimers_nb(view):
 
 @nb.njit
 def _known_nb(view, read):
-    n = view.info[I.N]
+    n = view.n
     m = np.uint64(0)
     for t in range(n):
         if view.know[t] == read:
@@ -69,7 +69,7 @@ def _pick_nb(rng, prefer, cands, me):
 
 @nb.njit
 def village_vote_nb(rng, view, cands):
-    me = view.info[I.ACTOR]
+    me = view.me
     if _my_ability_nb(view) == Ab.DIVINE:
         wolves = _known_nb(view, 1) & ~(U1 << np.uint64(me))
         if wolves & cands:
@@ -105,8 +105,8 @@ def village_speak_nb(rng, view):
 @nb.njit
 def village_protect_nb(rng, view):
     avail = others_alive_nb(view)
-    k = min(view.rules.table[view.info[I.MY_ROLE], RF.PROTECT], popcount_nb(avail))
-    last = np.uint64(view.info[I.PALADIN_LAST])
+    k = min(view.rules.table[view.my_role, RF.PROTECT], popcount_nb(avail))
+    last = view.last_protect
     m = _claimers_nb(view) & avail
     while popcount_nb(m) > k:
         m &= m - U1
@@ -118,13 +118,13 @@ def village_protect_nb(rng, view):
 
 @nb.njit
 def village_witch_nb(rng, view):
-    me = view.info[I.ACTOR]
+    me = view.me
     wolves = (_reported_nb(view, 1) | _known_nb(view, 1)) & others_alive_nb(view)
     if wolves:
         return WITCH_ELIMINATE * WITCH_BASE + choose_bit_nb(rng, wolves)
-    n = view.info[I.N]
+    n = view.n
     full = (U1 << np.uint64(n)) - U1
-    dead_claimers = _claimers_nb(view) & full & ~view.alive[0] & ~(U1 << np.uint64(me))
+    dead_claimers = _claimers_nb(view) & full & ~view.alive & ~(U1 << np.uint64(me))
     if dead_claimers:
         return WITCH_REVIVE * WITCH_BASE + choose_bit_nb(rng, dead_claimers)
     return WITCH_PASS * WITCH_BASE
@@ -132,7 +132,7 @@ def village_witch_nb(rng, view):
 
 @nb.njit
 def wolf_vote_nb(rng, view, cands):
-    me = view.info[I.ACTOR]
+    me = view.me
     team = _known_nb(view, 1)
     seers = _claimers_nb(view) & ~team
     if seers & cands:
@@ -150,8 +150,8 @@ def wolf_attack_nb(rng, view, cands):
 
 @nb.njit
 def wolf_mark_nb(rng, view):
-    n = view.info[I.N]
-    last = view.info[I.HATI_LAST]
+    n = view.n
+    last = view.last_mark
     avail = others_alive_nb(view) & ~_known_nb(view, 1)
     if last >= 0:
         avail &= ~(U1 << np.uint64(last))
@@ -174,7 +174,7 @@ def wolf_mark_nb(rng, view):
 @nb.njit
 def wolf_speak_nb(rng, view):
     """The accomplice fake-claims seer, 'finding' a village-team participant as wolf."""
-    if view.rules.table[view.info[I.MY_ROLE], RF.MADMAN] != 1:
+    if view.rules.table[view.my_role, RF.MADMAN] != 1:
         return -1
     m = others_alive_nb(view) & ~_known_nb(view, 1)
     if not m:

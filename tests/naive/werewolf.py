@@ -4,23 +4,28 @@ Written from the rules page (``docs/rules/werewolf.md``, R-1 … R-7) and the pr
 rulings (``docs/werewolf.md``, Q-1 … Q-9) only. Roles and variants are read from the
 configuration *tree* (``setup.config``: ``[roles.*]`` keys and ``[variants]``), and the
 game is played with plain Python sets and lists of participant indices — no bitmasks
-and nothing of ``sim/werewolf/game_nb.py``'s game logic (only its ``View`` layout, so
-that the same strategy functions can be called).
+and nothing of ``sim/werewolf/game_nb.py``'s game logic (only the ``View`` layout of
+``sim/werewolf/views.py``, so that the same strategy functions can be called).
 
 :func:`naive_game` replays one whole game ``g`` the way the numba kernel schedules it, so
-that the random streams line up: ``seed_stream_nb(rng, key, g)``, the same Fisher–Yates
-deal, then the same strategy hooks on the same views in the same order, and the same
-engine draws (``choose_bit_nb`` on the set of candidates written as a mask) for fenrir's
-drag, ``random_lynch`` and plurality ties.
+that the random streams line up: the rules' stream ``seed_stream_nb(rng, key, g,
+Stream.RULES)`` for the same Fisher–Yates deal and the same engine draws
+(``choose_bit_nb`` on the set of candidates written as a mask) for fenrir's drag,
+``random_lynch`` and plurality ties; each side's decisions from its own stream
+(``Stream.VILLAGE`` / ``Stream.WOLVES``), the same strategy hooks on the same views in
+the same order. Views are built here from the naive game's own record, read-only
+(numpy arrays with ``writeable=False``) except the participant's own ``mem``.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from sim.core.rng import choose_bit_nb, randint_nb, seed_stream_nb
-from sim.werewolf.enums import CLAIM_SEER, EVENTS, HOW, N_INFO, WINNERS, WITCH_BASE, I
+from sim.werewolf.enums import CLAIM_SEER, EVENTS, HOW, WINNERS, WITCH_BASE, Stream
 from sim.werewolf.game_nb import (C_DAYS, C_DRAWS, C_GAMES, C_NOBODY_OUT, C_RUNOFFS, C_VILLAGE, C_WOLVES,
-                                  MEM, N_SCALARS, View)
+                                  MEM, N_SCALARS)
+from sim.werewolf.roles import RolesNB
+from sim.werewolf.views import View
 
 WITCH_PASS, WITCH_ELIMINATE, WITCH_REVIVE = 0, 1, 2  # docs: action * 64 + target
 ALIVE = "alive"
@@ -33,6 +38,13 @@ def _mask(ps) -> np.uint64:
     return np.uint64(m)
 
 
+def _ro(a):
+    """A read-only numpy view of ``a`` (as the engine's views are)."""
+    v = np.asarray(a).view()
+    v.flags.writeable = False
+    return v
+
+
 def _members(mask) -> set[int]:
     m = int(mask)
     return {i for i in range(64) if (m >> i) & 1}
@@ -41,7 +53,7 @@ def _members(mask) -> set[int]:
 def _deal(setup, key, g, rng) -> list[str]:
     """Seed game g's stream and deal the roles: a uniform shuffle of the composition
     (Fisher–Yates from the last seat down, as the engine draws it)."""
-    seed_stream_nb(rng, key, g)
+    seed_stream_nb(rng, key, g, Stream.RULES)
     seats = list(setup.seats)
     for i in range(len(seats) - 1, 0, -1):
         j = int(randint_nb(rng, i + 1))
@@ -72,7 +84,7 @@ class Role:
 class Game:
     def __init__(self, setup, key, g, village, wolves):
         cfg = setup.config
-        self.rules = setup.nb  # only handed to the strategies (their view of the rules)
+        self.rules = RolesNB(*(_ro(a) for a in setup.nb))  # only handed to the strategies
         self.role_ids = list(setup.role_ids)
         self.roles = {rid: Role(rid, cfg["roles"][rid]) for rid in self.role_ids}
         var = cfg.get("variants", {})
@@ -86,8 +98,12 @@ class Game:
         self.village, self.wolves = village, wolves
         n = self.n = len(setup.seats)
 
-        self.rng = np.zeros(4, np.uint64)
+        self.rng = np.zeros(4, np.uint64)  # the rules' chance events
         self.role = [self.roles[r] for r in _deal(setup, key, g, self.rng)]
+        self.rng_v = np.zeros(4, np.uint64)
+        seed_stream_nb(self.rng_v, key, g, Stream.VILLAGE)
+        self.rng_w = np.zeros(4, np.uint64)
+        seed_stream_nb(self.rng_w, key, g, Stream.WOLVES)
         self.role_index = [self.role_ids.index(r.id) for r in self.role]
 
         everyone = range(n)
@@ -97,8 +113,6 @@ class Game:
         self.status = [ALIVE] * n
 
         # What strategies see (the View): public record, own knowledge row, own scratch.
-        self.info = np.zeros(N_INFO, np.int64)
-        self.alive_arr = np.zeros(1, np.uint64)
         self.out_how = np.zeros(n, np.int64)
         self.out_day = np.zeros(n, np.int64)
         self.revived = np.zeros(n, np.int64)
@@ -112,7 +126,7 @@ class Game:
                     self.know[p, q] = 1 if q in self.wolf_team else 0
             else:
                 self.know[p, p] = 0
-        self.info[I.N] = n
+        self.runoff = 0  # the current runoff (0: the day's first vote)
 
         self.day = 0
         self.runoffs = 0
@@ -145,11 +159,16 @@ class Game:
         return [p for p in range(self.n) if self.role[p].ability == ability]
 
     def view(self, p: int) -> View:
-        self.alive_arr[0] = _mask(self.alive)
-        self.info[I.ACTOR] = p
-        self.info[I.MY_ROLE] = self.role_index[p]
-        return View(self.rules, self.info, self.alive_arr, self.out_how, self.out_day, self.revived,
-                    self.claim_role, self.claim_res, self.know[p], self.mem[p])
+        """What participant p knows (docs/rules/werewolf.md, hidden information)."""
+        last_mark = self.hati_last.get(p, -1)
+        last_protect = _mask(self.pal_last.get(p, set()))
+        return View(self.n, self.day, self.runoff, self.rules, _mask(self.alive), _ro(self.out_how),
+                    _ro(self.out_day), _ro(self.revived), _ro(self.claim_role), _ro(self.claim_res), p,
+                    self.role_index[p], _ro(self.know[p]), last_mark, last_protect, self.mem[p])
+
+    def side(self, p: int):
+        """(strategy family, its stream) of p's side."""
+        return (self.wolves, self.rng_w) if p in self.wolf_team else (self.village, self.rng_v)
 
     def winner(self):
         """R-7, village first; end_rule variant."""
@@ -193,8 +212,7 @@ class Game:
             if not self.can_act(h):
                 self.hati_last[h] = -1  # no mark this evening
                 continue
-            self.info[I.HATI_LAST] = self.hati_last[h]
-            m = int(self.wolves.mark(self.rng, self.view(h)))
+            m = int(self.wolves.mark(self.rng_w, self.view(h)))
             if m >= 0:
                 if m >= self.n or m == h or m not in self.alive or m == self.hati_last[h]:
                     raise ValueError(f"hati {h}: illegal mark {m}")
@@ -204,7 +222,7 @@ class Game:
         for s in self.holders("divine"):
             if not self.can_act(s):
                 continue
-            t = int(self.village.divine(self.rng, self.view(s)))
+            t = int(self.village.divine(self.rng_v, self.view(s)))
             if t >= 0:
                 if t >= self.n or t == s or t not in self.alive:
                     raise ValueError(f"seer {s}: illegal divination {t}")
@@ -218,8 +236,8 @@ class Game:
         for p in range(self.n):  # public claims (a strategy feature)
             if p not in self.alive:
                 continue
-            side = self.wolves if p in self.wolf_team else self.village
-            c = int(side.speak(self.rng, self.view(p)))
+            side, rng = self.side(p)
+            c = int(side.speak(rng, self.view(p)))
             if c >= 0:
                 t = c // 2
                 if t >= self.n:
@@ -235,9 +253,10 @@ class Game:
         runoffs = 0
         while True:
             tally = {c: 0 for c in range(self.n)}
+            self.runoff = runoffs
             for p in sorted(self.alive):
-                side = self.wolves if p in self.wolf_team else self.village
-                t = int(side.vote(self.rng, self.view(p), _mask(cands)))
+                side, rng = self.side(p)
+                t = int(side.vote(rng, self.view(p), _mask(cands)))
                 if t not in cands:
                     raise ValueError(f"vote: {t} is not a candidate")
                 tally[t] += 1
@@ -248,22 +267,21 @@ class Game:
                     return top
                 return {int(choose_bit_nb(self.rng, _mask(top)))}
             if len(top) <= 2:  # one out, or both of a two-way tie
-                self.info[I.RUNOFF] = 0
+                self.runoff = 0
                 return top
             if runoffs >= self.max_runoffs:
                 self.nobody_out += 1
-                self.info[I.RUNOFF] = 0
+                self.runoff = 0
                 return set()
             runoffs += 1  # a runoff among the tied; everyone votes again
             self.runoffs += 1
-            self.info[I.RUNOFF] = runoffs
             cands = top
 
     def witch_time(self):
         for wi in self.holders("witch"):
             if not self.can_act(wi):
                 continue
-            code = int(self.village.witch(self.rng, self.view(wi)))
+            code = int(self.village.witch(self.rng_v, self.view(wi)))
             act, t = code // WITCH_BASE, code % WITCH_BASE
             if act == WITCH_ELIMINATE:
                 if t >= self.n or t == wi or t not in self.alive:
@@ -291,8 +309,7 @@ class Game:
             if not self.can_act(pl):
                 self.pal_last[pl] = set()  # he protected nobody this night
                 continue
-            self.info[I.PALADIN_LAST] = int(_mask(self.pal_last[pl]))
-            picks = _members(self.village.protect(self.rng, self.view(pl)))
+            picks = _members(self.village.protect(self.rng_v, self.view(pl)))
             others = self.alive - {pl}
             if not picks <= others or len(picks) > self.role[pl].protect_count \
                     or (len(picks) >= 2 and picks == self.pal_last[pl]):
@@ -305,7 +322,7 @@ class Game:
         cands = self.alive - self.wolf_team
         if not cands:
             return None
-        t = int(self.wolves.attack(self.rng, self.view(attackers[0]), _mask(cands)))
+        t = int(self.wolves.attack(self.rng_w, self.view(attackers[0]), _mask(cands)))
         if t not in cands:
             raise ValueError(f"attack: {t} is not a candidate")
         self.log.append((self.day, "attack", t, t in protected))
@@ -326,8 +343,7 @@ class Game:
                 self.day += 1
                 if self.day > self.max_days:
                     return "draw", "max_days"
-                self.info[I.DAY] = self.day
-                self.info[I.RUNOFF] = 0
+                self.runoff = 0
                 self.evening()
                 out = self.vote()
                 self.voted_yesterday = out
