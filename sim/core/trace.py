@@ -168,7 +168,7 @@ def print_trace(trace: Trace, console, header: str) -> None:
             group = ev.get("group")
             console.print(f"[bold]{escape(str(group))}[/bold]")
         rule = f"  [dim]({escape(ev['rule'])})[/dim]" if ev.get("rule") else ""
-        console.print(f"  {escape(ev['text'])}{rule}")
+        console.print(f"  {escape(ev['text'])}{rule}", soft_wrap=True)
     if trace.cut:
         console.print(f"[yellow]the log filled up at {len(trace.events):,} events; later events are left out[/yellow]")
     res = ", ".join(f"{k}={_show(v)}" for k, v in trace.result.items())
