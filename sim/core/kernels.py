@@ -136,10 +136,22 @@ def _plugin_stamp(module: str) -> str:
     return _PLUGIN_STAMPS[root]
 
 
-def _fn_fingerprint(fn: Any) -> bytes:
+def _fn_fingerprint(fn: Any, _depth: int = 0) -> bytes:
     py = getattr(fn, "py_func", fn)
     code = py.__code__
     parts = [py.__module__.encode(), py.__qualname__.encode(), code.co_code, repr(code.co_consts).encode()]
+    # a closure's captured values are part of what it computes: two closures of one factory
+    # (e.g. "this role never speaks", made for different roles) must not share a kernel
+    for cell in py.__closure__ or ():
+        try:
+            v = cell.cell_contents
+        except ValueError:  # an empty cell
+            parts.append(b"<empty>")
+            continue
+        if callable(v) and hasattr(getattr(v, "py_func", v), "__code__") and _depth < 8:
+            parts.append(b"fn:" + _fn_fingerprint(v, _depth + 1))
+        else:
+            parts.append(b"v:" + repr(v).encode())
     mod = sys.modules.get(py.__module__)
     f = getattr(mod, "__file__", None)
     if f and os.path.exists(f):

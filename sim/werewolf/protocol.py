@@ -34,6 +34,7 @@ class Werewolf(Game):
     title = "The Werewolf museum variant (docs/rules/werewolf.md)."
     sides = ("village", "wolves")
     metric = "village_win_rate"
+    metric_label = "village's win rate"
     primary_columns = ("village_wins", "village_win_rate", "ci_low", "ci_high")
     options = (Option("roles", str, None, ("--roles",), ROLES_HELP),)
     base_keys = frozenset({"config", "set", "roles"})
@@ -91,6 +92,55 @@ class Werewolf(Game):
 
         return leave_one_out(games, seed, setup=setup, village=strategies["village"],
                              wolves=strategies["wolves"], threads=threads)
+
+    # -- restricted play: an ability withheld, the holder keeps its seat and team -------------
+    _HOOK_OF = {"divine": ("village", "divine", "never looks at anyone"),
+                "protect": ("village", "protect", "never protects anyone"),
+                "witch": ("village", "witch", "never acts"),
+                "mark": ("wolves", "mark", "never marks anyone")}
+
+    def abilities(self, setup, strategies):
+        from dataclasses import replace  # noqa: F401 - (restrict below)
+
+        from sim.analysis.restrict import Ability
+        from sim.werewolf.enums import ABILITIES, RF
+        from strategies.werewolf import basic
+
+        table = setup.nb.table
+        out = []
+        present = [r for r in setup.role_ids if r in setup.seats]
+        for r in present:
+            k = setup.role_ids.index(r)
+            ab = ABILITIES[int(table[k, RF.ABILITY])]
+            side = "wolves" if table[k, RF.TEAM] else "village"
+            if ab in self._HOOK_OF:
+                out.append(Ability(r, r, side, f"the {r} {self._HOOK_OF[ab][2]}"))
+        for r in present:  # claims: only where the side's strategy speaks at all
+            k = setup.role_ids.index(r)
+            side = "wolves" if table[k, RF.TEAM] else "village"
+            if strategies[side].speak is not basic.silent_nb and r in ("seer", "accomplice"):
+                out.append(Ability(f"{r}_claims", r, side, f"the {r} never claims"))
+        return out
+
+    def restrict(self, setup, strategies, ability):
+        from dataclasses import replace
+
+        from sim.werewolf.enums import ABILITIES, RF
+        from strategies.werewolf import restrict as never
+
+        got = {a.name: a for a in self.abilities(setup, strategies)}
+        if ability not in got:
+            return super().restrict(setup, strategies, ability)
+        a = got[ability]
+        k = setup.role_ids.index(a.holder)
+        s = strategies[a.side]
+        if ability.endswith("_claims"):
+            return setup, {**strategies, a.side: replace(s, name=f"{s.name}-{ability}",
+                                                           speak=never.silent_role(s.speak, k))}
+        hook = self._HOOK_OF[ABILITIES[int(setup.nb.table[k, RF.ABILITY])]][1]
+        fn = {"divine": never.never_divine_nb, "protect": never.never_protect_nb, "witch": never.never_witch_nb,
+              "mark": never.never_mark_nb}[hook]
+        return setup, {**strategies, a.side: replace(s, name=f"{s.name}-no-{a.holder}", **{hook: fn})}
 
     def print_loo(self, df, setup, strategies, games, console):
         from sim.werewolf.text import print_loo
