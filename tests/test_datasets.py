@@ -42,6 +42,7 @@ RUNS = {
     "trpg matrix": ["trpg", "matrix", DATA / "builds.toml", "--games", 40],
     "balance": ["balance", ROOT / "examples" / "balance" / "werewolf_fenrir.toml", "--tolerance", 0.05],
     "ladder": ["ladder", "werewolf", "--games", 60],
+    "restrict": ["race", "loo", "--restrict", "--games", 200],
     "equilibrium": ["equilibrium", "looper", "--games", 40],
     "tune": ["tune", "race", "--side", "p1", "--budget", 3, "--games", 200],
 }

@@ -340,21 +340,28 @@ def length_hist(game: str, tables: dict, cells: pl.DataFrame, path: Path) -> str
 
 
 def loo_bars(loo: pl.DataFrame, path: Path) -> str:
-    """Leave-one-out deltas (werewolf ``delta``; trpg ``<side>_delta`` of the first side)."""
-    key = "replaced" if "replaced" in loo.columns else "removed"
+    """Leave-one-out / restricted-play changes as bars with the 95% CI of the *paired*
+    change (``delta_ci_low/high``); older tables without it get no error bars."""
+    key = next(k for k in ("replaced", "removed", "restricted") if k in loo.columns)
+    label_col = "withheld" if "withheld" in loo.columns else key
     dc = "delta" if "delta" in loo.columns else next(c for c in loo.columns if c.endswith("_delta"))
     pre = dc[: -len("delta")]
-    rate = pre + "win_rate" if pre + "win_rate" in loo.columns else next(c for c in loo.columns if c.endswith("win_rate"))
+    rate = next((c for c in (pre + "win_rate", "rate") if c in loo.columns),
+                next((c for c in loo.columns if c.endswith("win_rate")), "rate"))
     d = loo.filter(pl.col(dc).is_not_null() & (pl.col(key) != "(none)")).sort(dc)
-    fig, ax = plt.subplots(figsize=(6.4, 1.2 + 0.35 * max(d.height, 1)))
-    err = None
-    if {pre + "ci_low", pre + "ci_high"} <= set(d.columns):
-        err = [(d[rate] - d[pre + "ci_low"]).to_numpy(), (d[pre + "ci_high"] - d[rate]).to_numpy()]
+    fig, ax = plt.subplots(figsize=(6.4, 1.4 + 0.35 * max(d.height, 1)))
+    err, what = None, "no interval: an older table"
+    lo_c, hi_c = pre + "delta_ci_low", pre + "delta_ci_high"
+    if {lo_c, hi_c} <= set(d.columns):
+        err = [(d[dc] - d[lo_c]).to_numpy(), (d[hi_c] - d[dc]).to_numpy()]
+        what = "95% CI of the paired change"
     ax.barh(range(d.height), d[dc].to_numpy(), xerr=err, capsize=3, color="tab:orange")
-    ax.set_yticks(range(d.height), d[key].to_list(), fontsize=8)
+    ax.set_yticks(range(d.height), [str(x) for x in d[label_col].to_list()], fontsize=8)
     ax.axvline(0, color="black", lw=0.8)
-    ax.set_xlabel(f"change in {rate} (95% CI of the new rate)")
-    ax.set_title(f"leave one out: {rate} change when each is {key}", fontsize=10)
+    name = rate.replace("_", " ")
+    ax.set_xlabel(f"change in {name} ({what})")
+    kind = "restricted play" if key == "restricted" else "leave one out"
+    ax.set_title(wrap(f"{kind}: change of {name} when each is {key}"), fontsize=10)
     ax.grid(axis="x", alpha=0.3)
     save(fig, path)
-    return f"change of {rate} when each one is {key}, against the full setup"
+    return f"change of {name} when each one is {key}, against the full game on the same games ({what})"

@@ -98,3 +98,32 @@ def restricted_play(game, setup: Any, strategies: Mapping[str, Any], games: int,
                      "value_ci_high": vhi, "competent": not (vhi < 0)})
     return pl.DataFrame(rows, schema_overrides={"value_to_side": pl.Float64, "value_ci_low": pl.Float64,
                                                 "value_ci_high": pl.Float64, "competent": pl.Boolean})
+
+
+class PairedBlocks:
+    """Per-block primary successes of several runs on the same games, for paired changes
+    (leave-one-out rows and restricted play): ``run(..., **rec.kw("name"))`` records a run;
+    :meth:`delta` is the change between two recorded runs with its 95% interval."""
+
+    def __init__(self, primary, games: int, blocks: int = 32):
+        self.primary = primary
+        self.block = max(1, games // blocks)
+        self.runs: dict[str, dict[int, tuple[int, int]]] = {}
+
+    def kw(self, name: str) -> dict:
+        got = self.runs.setdefault(name, {})
+
+        def on_chunk(start: int, count: int, counts) -> None:
+            got[start] = (self.primary(counts)[0], count)
+
+        return {"on_chunk": on_chunk, "chunk_size": self.block}
+
+    def delta(self, base: str, other: str) -> tuple[float, float, float]:
+        a, b = self.runs[base], self.runs[other]
+        starts = sorted(a)
+        if starts != sorted(b):
+            raise ValueError("paired runs must play the same blocks")
+        s0 = np.array([a[k][0] for k in starts], float)
+        s1 = np.array([b[k][0] for k in starts], float)
+        n = np.array([a[k][1] for k in starts], float)
+        return paired_delta(s0, s1, n)

@@ -110,10 +110,17 @@ def summary_tables(r: WerewolfResult) -> dict[str, pl.DataFrame]:
 
 
 def leave_one_out(games: int, seed: int = 0, *, setup: Setup, **kw) -> pl.DataFrame:
-    """Village win rate when each distinct non-villager role in turn becomes a villager."""
-    base = run(games, seed, setup=setup, **kw).summary.row(0, named=True)
+    """Village win rate when each distinct non-villager role in turn becomes a villager; every
+    row on the full table's games, so ``delta`` has the paired interval ``delta_ci_low/high``."""
+    from sim.analysis.restrict import PairedBlocks
+
+    from sim.core.game import get
+
+    rec = PairedBlocks(get("werewolf").primary, games)
+    base = run(games, seed, setup=setup, **kw, **rec.kw("(none)")).summary.row(0, named=True)
     rows = [{"replaced": "(none)", "composition": setup.composition(), "village_win_rate": base["village_win_rate"],
-             "ci_low": base["ci_low"], "ci_high": base["ci_high"], "delta": 0.0, "note": ""}]
+             "ci_low": base["ci_low"], "ci_high": base["ci_high"], "delta": 0.0, "delta_ci_low": 0.0,
+             "delta_ci_high": 0.0, "note": ""}]
     from sim.werewolf.roles import compile_setup
     import copy
 
@@ -128,12 +135,15 @@ def leave_one_out(games: int, seed: int = 0, *, setup: Setup, **kw) -> pl.DataFr
             s2 = compile_setup(cfg)
         except SimInputError as e:
             rows.append({"replaced": rid, "composition": ",".join(seats), "village_win_rate": None,
-                         "ci_low": None, "ci_high": None, "delta": None, "note": str(e)})
+                         "ci_low": None, "ci_high": None, "delta": None, "delta_ci_low": None,
+                         "delta_ci_high": None, "note": str(e)})
             continue
-        s = run(games, seed, setup=s2, **kw).summary.row(0, named=True)
+        s = run(games, seed, setup=s2, **kw, **rec.kw(rid)).summary.row(0, named=True)
+        d, lo, hi = rec.delta("(none)", rid)
         rows.append({"replaced": rid, "composition": s2.composition(), "village_win_rate": s["village_win_rate"],
-                     "ci_low": s["ci_low"], "ci_high": s["ci_high"],
-                     "delta": s["village_win_rate"] - base["village_win_rate"], "note": ""})
+                     "ci_low": s["ci_low"], "ci_high": s["ci_high"], "delta": d, "delta_ci_low": lo,
+                     "delta_ci_high": hi, "note": ""})
     return pl.DataFrame(rows, schema={"replaced": pl.String, "composition": pl.String,
                                       "village_win_rate": pl.Float64, "ci_low": pl.Float64,
-                                      "ci_high": pl.Float64, "delta": pl.Float64, "note": pl.String})
+                                      "ci_high": pl.Float64, "delta": pl.Float64, "delta_ci_low": pl.Float64,
+                                      "delta_ci_high": pl.Float64, "note": pl.String})
