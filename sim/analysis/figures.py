@@ -339,6 +339,35 @@ def length_hist(game: str, tables: dict, cells: pl.DataFrame, path: Path) -> str
     return f"distribution of game length in {lab} over all cells"
 
 
+def wins_by_length(game: str, tables: dict, path: Path) -> str | None:
+    """Who wins when: each side's wins by game length, as shares of all games (stacked)."""
+    from sim.core.game import get
+
+    got = get(game).wins_by_length(tables)
+    if got is None:
+        return None
+    x, sides, lab = got
+    total = float(sum(np.asarray(v, float).sum() for v in sides.values())) or 1.0
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    bottom = np.zeros(len(x))
+    for side, v in sides.items():
+        v = np.asarray(v, float) / total
+        if v.sum() == 0:
+            continue
+        ax.bar(x, v, bottom=bottom, width=0.85, label=side)
+        bottom += v
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    ax.set_xlabel(lab)
+    ax.set_ylabel("share of all games")
+    ax.set_ylim(0, min(1.0, max(float(bottom.max()) * 1.15, 0.05)))
+    ax.legend(fontsize=8)
+    ax.set_title("who wins when", fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+    save(fig, path)
+    shares = ", ".join(f"{s} {np.asarray(v, float).sum() / total:.3f}" for s, v in sides.items())
+    return f"each side's wins by {lab}, as shares of all games over all cells (in all: {shares})"
+
+
 def loo_bars(loo: pl.DataFrame, path: Path) -> str:
     """Leave-one-out / restricted-play changes as bars with the 95% CI of the *paired*
     change (``delta_ci_low/high``); older tables without it get no error bars."""

@@ -101,6 +101,7 @@ def build_figures(d: Loaded, out: Path) -> list[Figure]:
         tables["_cell_games"] = d.cells.select("cell", "games")
         add("causes.png", F.causes(d.game, tables, d.games, out / "causes.png"))
         add("length.png", F.length_hist(d.game, tables, d.cells, out / "length.png"))
+        add("when.png", F.wins_by_length(d.game, tables, out / "when.png"))
     return figs
 
 

@@ -195,6 +195,11 @@ class Game:
         """Game lengths over all cells: (values, games, axis label), or None."""
         return None
 
+    def wins_by_length(self, tables: Mapping[str, pl.DataFrame]):
+        """Time in the game: (lengths, {side: wins at each length}, axis label), or None —
+        the report's "who wins when" figure."""
+        return None
+
     # -- sweeps ---------------------------------------------------------------------------
     def base_tree(self, base: dict, spec_dir: Path) -> dict:
         """The tree of a sweep or balance spec's ``[base]`` table (its game keys)."""

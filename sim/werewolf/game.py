@@ -105,7 +105,9 @@ def summary_tables(r: WerewolfResult) -> dict[str, pl.DataFrame]:
         rows.append(row)
     roles = pl.DataFrame(rows)
     dh = t["days_hist"]
-    days = pl.DataFrame({"days": np.arange(len(dh)), "games": dh}).filter(pl.col("games") > 0)
+    wd = t["win_days"]
+    days = pl.DataFrame({"days": np.arange(len(dh)), "games": dh, "village_wins": wd[1], "wolves_wins": wd[2],
+                         "draws": wd[3]}).filter(pl.col("games") > 0)
     return {"summary": summary, "endings": endings, "roles": roles, "days": days}
 
 

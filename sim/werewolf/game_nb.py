@@ -39,7 +39,7 @@ from sim.werewolf.enums import (CLAIM_SEER, EVENTS, HOW, WITCH_BASE, WITCH_ELIMI
                                 Ab, Ev, How, RF, Stream, T, V, VR, W)
 from sim.werewolf.views import JudgeView, View, readonly_rules_nb, view_builder  # noqa: F401 (View: API)
 
-Counts = namedtuple("Counts", "scalars end role_games role_survived role_out days_hist")
+Counts = namedtuple("Counts", "scalars end role_games role_survived role_out days_hist win_days")
 C_GAMES, C_VILLAGE, C_WOLVES, C_DRAWS, C_DAYS, C_RUNOFFS, C_NOBODY_OUT = range(7)
 N_SCALARS = 7
 MEM = 16
@@ -61,7 +61,8 @@ def new_counts(R):
     nr = R.table.shape[0]
     return Counts(np.zeros(N_SCALARS, np.int64), np.zeros((4, len(EVENTS)), np.int64),
                   np.zeros(nr, np.int64), np.zeros(nr, np.int64), np.zeros((nr, len(HOW)), np.int64),
-                  np.zeros(int(R.var[V.MAX_DAYS]) + 2, np.int64))
+                  np.zeros(int(R.var[V.MAX_DAYS]) + 2, np.int64),
+                  np.zeros((4, int(R.var[V.MAX_DAYS]) + 2), np.int64))  # [winner, days]: who wins when
 
 
 @nb.njit
@@ -489,6 +490,7 @@ def play_chunk_nb(key, start, count, R, out, log=None):
         d = min(day, max_days)  # a draw played max_days days
         sc[C_DAYS] += d
         out.days_hist[d] += 1
+        out.win_days[win, d] += 1
         out.end[win, ev] += 1
         alive = alive_a[0]
         for p in range(n):

@@ -189,6 +189,14 @@ class Werewolf(Game):
         stacked(g["role"].to_list(), parts, "share of the role's participants", "how each role leaves the game", path)
         return "share of each role's participants eliminated by each cause (all cells; the rest survive)"
 
+    def wins_by_length(self, tables):
+        d = tables.get("days")
+        if d is None or "village_wins" not in d.columns:
+            return None
+        h = d.group_by("days").agg(pl.col("village_wins", "wolves_wins", "draws").sum()).sort("days")
+        return (h["days"].to_numpy(), {"village": h["village_wins"].to_numpy(), "wolves": h["wolves_wins"].to_numpy(),
+                                       "draw": h["draws"].to_numpy()}, "day the game ended")
+
     def lengths(self, tables, cells):
         if "days" not in tables:
             return None

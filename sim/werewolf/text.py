@@ -20,6 +20,15 @@ def print_run(res, con: Console) -> None:
     for r in res.tables["endings"].sort("games", descending=True).iter_rows(named=True):
         t.add_row(r["winner"], r["event"], f"{r['share']:.4f}")
     con.print(t)
+    d = res.tables["days"]
+    t = Table(title="who wins when: share of all games, by the day the game ended")
+    for c in ("day", "village wins", "wolves win", "draws"):
+        t.add_column(c, justify="right")
+    g = max(int(s["games"]), 1)
+    for r in d.iter_rows(named=True):
+        t.add_row(str(r["days"]), f"{r['village_wins'] / g:.4f}", f"{r['wolves_wins'] / g:.4f}",
+                  f"{r['draws'] / g:.4f}")
+    con.print(t)
     t = Table(title="per role: survival and how it left (per participant-game)")
     cols = [c for c in res.tables["roles"].columns if c != "participant_games"]
     for c in cols:
