@@ -319,8 +319,9 @@ def test_oracle_is_labelled_in_text_json_and_manifest(tmp_path):
     r = invoke("trpg", "run", SQUAD, "--games", "2000", "--out", out, *ORACLE_SQUAD)
     assert r.exit_code == 0, r.output
     assert "ORACLE" in r.output
-    man = json.loads((out / "manifest.json").read_text())
-    assert "oracles" in json.dumps(man)
+    from sim.core.output import read_manifest
+
+    assert read_manifest(out)["oracles"] == {"p3": "target=oracle_focus"}
     r = invoke("trpg", "run", SQUAD, "--games", "500", "--json")
     assert "oracles" not in json.loads(r.stdout)
 
