@@ -402,3 +402,24 @@ def test_cli_trace_unknown_find_key_is_one_error_line():
     assert r.exit_code == 2
     lines = [x for x in r.output.splitlines() if x.strip()]
     assert len(lines) == 1 and "round" in lines[0] and "rounds" in lines[0]
+
+
+@pytest.mark.parametrize("hp_public, victim", [(False, "big"), (True, "small")])
+def test_weakest_reads_the_band_unless_hp_is_public(hp_public, victim):
+    """Both enemies are unhurt (band 3): `weakest` cannot tell them apart and takes the
+    first in sheet order; with `rules.hp_public` it sees 5 < 50 and takes the small one."""
+    from sim.trpg.sheets import build_config
+
+    sk = {"melee": 30}
+    chars = {"att": {"side": "a", "hp": 100, "skills": sk, "weapons": ["c6"],
+                     "strategy": {"target": "weakest", "reaction": "none"}},
+             "big": {"side": "b", "hp": 50, "position": 1, "skills": {"melee": 0}, "weapons": ["fists"],
+                     "strategy": {"reaction": "none", "cover": False}},
+             "small": {"side": "b", "hp": 5, "position": 1, "skills": {"melee": 0}, "weapons": ["fists"],
+                       "strategy": {"reaction": "none", "cover": False}}}
+    cfg = {"scenario": {"sides": ["a", "b"]}, "weapons": {"c6": {"dice": "6", "kind": "melee"}},
+           "characters": chars, "rules": {"max_rounds": 1, "hp_public": hp_public}}
+    r = run(400, 1, scenario=compile_setup(build_config(cfg)), threads=1)
+    taken = dict(zip(r.tables["characters"]["character"], r.tables["characters"]["damage_taken"]))
+    other = "small" if victim == "big" else "big"
+    assert taken[victim] > 5 and taken[other] == 0

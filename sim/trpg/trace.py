@@ -100,6 +100,8 @@ def decode(rows: np.ndarray, setup: Setup) -> list[dict]:
         elif c == EV.DODGED:
             add("dodged", "R-1", f"{ids[a]} dodges: no damage", actor=ids[a], attacker=ids[b])
         elif c == EV.DMG:
+            if b in (DS.ARMOUR_PCT, DS.ARMOUR_FIXED, DS.ITEM) and e == 0:
+                continue  # a reduction the defender does not have (the kernel logs every step)
             what, rule = STEPS[b]
             if b == DS.ROLL:
                 text = f"damage to {ids[a]}: {wid[e]} rolls {cc}"
