@@ -719,7 +719,10 @@ def test_control_outlasts_a_fall():
     sc = scenario(chars, sides=("p", "k"), rules={"max_rounds": 2, "hp_public": True})  # D's weakest: exact HP
     out = play(sc, 500)
     assert out.fell[ix(sc, "A")] == 500
-    assert out.taken[ix(sc, "medic")] == 10 * 500
+    # every game but those where the medic fumbled its round-1 attack (1/216: it loses the
+    # round-2 turn, so no heal; the seed played here has one such game)
+    hit = out.taken[ix(sc, "medic")]
+    assert hit % 10 == 0 and 10 * 490 <= hit <= 10 * 500
 
 
 # ----------------------------------------------------------------------------- bad sheets
