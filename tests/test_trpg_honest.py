@@ -17,15 +17,15 @@ from typer.testing import CliRunner
 from sim.cli import app
 from sim.core.seeding import run_key
 from sim.core.trace import log_rows, new_log
-from sim.trpg.enums import CK, EV, OUT
+from sim.trpg.enums import CK, CF, EV, OUT, B
 from sim.trpg.game import kernel_of, run, scenario_oracles
 from sim.trpg.game_nb import C_GAMES, new_counts
 from sim.trpg.protocol import GAME
 from sim.trpg.rules_nb import p_success216_nb
 from sim.trpg.sheets import compile_setup, resolve_setup
 from sim.trpg.trace import FIND_KEYS, result_of, trace
-from sim.trpg.views import HIDDEN, ORACLE_FIELDS, WHITELIST, OracleView, View, honest_view_nb, new_board_nb, \
-    oracle_view_nb
+from sim.trpg.views import HIDDEN, ORACLE_FIELDS, WHITELIST, OracleView, View, honest_view_nb, hp_band_nb, \
+    new_board_nb, oracle_view_nb
 
 ROOT = Path(__file__).resolve().parents[1]
 SQUAD = ROOT / "sim" / "trpg" / "data" / "scenarios" / "squad.toml"
@@ -70,56 +70,61 @@ def test_hp_public_is_a_documented_rule_defaulting_to_false():
     assert "hp_public = false" in (ROOT / "sim" / "trpg" / "data" / "system.toml").read_text(encoding="utf-8")
 
 
+N_B = len(B)
+
+
+@nb.njit
+def _battle(S, hp3):
+    n = S.chars.shape[0]
+    bs = np.zeros((n, N_B), np.int64)
+    for j in range(n):
+        bs[j, B.HP] = S.chars[j, CF.HP]
+        bs[j, B.BAND] = hp_band_nb(bs[j, B.HP], S.chars[j, CF.HP])
+    bs[3, B.HP] = hp3
+    bs[3, B.BAND] = hp_band_nb(hp3, S.chars[3, CF.HP])
+    return bs
+
+
 @nb.njit
 def _views(S, me, hp3):
-    n = S.chars.shape[0]
-    bs = np.zeros((n, 23), np.int64)
-    for j in range(n):
-        bs[j, 0] = S.chars[j, 3]  # HP = max
-    bs[3, 0] = hp3
-    pb, own = new_board_nb(S)
-    v = honest_view_nb(pb, own, S, bs, 2, me)
+    bs = _battle(S, hp3)
+    hid = new_board_nb(S)
+    v = honest_view_nb(hid, S, bs, 2, me)
     hp = v.hp.copy()
     band = v.hp_band.copy()
-    o = oracle_view_nb(pb, own, S, bs, 2, me)
-    return hp, band, v.round, o.bs[3, 0], v.state[0]
+    o = oracle_view_nb(hid, S, bs, 2, me)
+    return hp, band, v.round, o.bs[3, B.HP], v.state[B.HP]
 
 
-def test_view_shows_bands_and_own_hp_only():
+def test_view_shows_bands_and_hides_exact_hp():
     sc = resolve_setup(SQUAD)
     hp, band, rnd, exact, own = _views(sc.nb, 0, 4)  # p4: 4 of 13 HP
-    assert rnd == 2 and own == sc.nb.chars[0, 3]
-    assert hp[0] == sc.nb.chars[0, 3] and all(hp[j] == HIDDEN for j in range(1, len(hp)))
+    assert rnd == 2 and own == sc.nb.chars[0, CF.HP]
+    assert all(h == HIDDEN for h in hp)
     assert band[3] == 1 and band[0] == 3 and exact == 4
     pub = resolve_setup(SQUAD, ["rules.hp_public=true"])
     hp, band, *_ = _views(pub.nb, 0, 4)
-    assert hp[3] == 4 and hp[1] == pub.nb.chars[1, 3]
+    assert hp[3] == 4 and hp[1] == pub.nb.chars[1, CF.HP]
     hp, band, *_ = _views(sc.nb, 0, 0)
     assert band[3] == 0
 
 
 @nb.njit
 def _call_reaction(S, f):
-    n = S.chars.shape[0]
-    bs = np.zeros((n, 23), np.int64)
-    pb, own = new_board_nb(S)
-    return f(np.zeros(4, np.uint64), honest_view_nb(pb, own, S, bs, 1, 0), 0, 1, True)
+    bs = _battle(S, 1)
+    return f(np.zeros(4, np.uint64), honest_view_nb(new_board_nb(S), S, bs, 1, 0), 0, 1, True)
 
 
 @nb.njit
 def _call_target(S, f):
-    n = S.chars.shape[0]
-    bs = np.zeros((n, 23), np.int64)
-    pb, own = new_board_nb(S)
-    return f(np.zeros(4, np.uint64), honest_view_nb(pb, own, S, bs, 1, 0), 0, np.uint64(2))
+    bs = _battle(S, 1)
+    return f(np.zeros(4, np.uint64), honest_view_nb(new_board_nb(S), S, bs, 1, 0), 0, np.uint64(2))
 
 
 @nb.njit
 def _write_oracle(S):
-    n = S.chars.shape[0]
-    bs = np.zeros((n, 23), np.int64)
-    pb, own = new_board_nb(S)
-    o = oracle_view_nb(pb, own, S, bs, 1, 0)
+    bs = _battle(S, 1)
+    o = oracle_view_nb(new_board_nb(S), S, bs, 1, 0)
     o.bs[0, 0] = 5
     return 0
 

@@ -44,7 +44,9 @@ ST = _enum("ST", ("OK", "FALLEN", "LOST"))  # kaii control is the separate flag 
 # keeps numba's per-array bookkeeping out of the hot loop).
 B = _enum("B", ("HP", "MP", "X", "Y", "STATUS", "SUB_USED", "EQUIP", "SKIP", "MONO_USED", "MONO_ROUNDS",
                 "MONO_CRITS", "SYM_PEN", "DEALT", "TAKEN", "FELL", "EXTRA", "AMMO0", "AMMO1", "AMMO2",
-                "AMMO3", "ARM0", "ARM1", "CTRL"))
+                "AMMO3", "ARM0", "ARM1", "CTRL",
+                # derived, kept for the views (sim/trpg/views.py): the HP band, the weapon in hand
+                "BAND", "WIELD"))
 N_B = len(B)
 # Random streams of one combat (sim.core.rng.seed_stream_nb(state, key, g, stream)): the
 # rules' own chance events (every die, the fumble's random ally) draw from RULES; the

@@ -47,7 +47,7 @@ from sim.trpg.sheets import PLUGIN
 from sim.trpg.views import honest_view_nb, new_board_nb
 from sim.trpg.steps_nb import (U1, _bit_nb, apply_damage_nb, arm_penalty_nb, base_penalty_nb, can_act_nb, check_nb,
                                lose_mp_nb, monologue_nb, move_nb, pay_nb, reach_nb, reload_if_empty_nb,
-                               reset_battle_nb, sides_able_nb, standing_nb)
+                               reset_battle_nb, set_hp_nb, sides_able_nb, standing_nb)
 
 Counts = namedtuple("Counts", "scalars wins fell lost survived dealt taken rounds_hist")
 C_GAMES, C_DRAWS, C_ROUNDS = 0, 1, 2
@@ -101,32 +101,32 @@ def side_rng_nb(srngs, key, info, s):
 
 
 @nb.njit(inline="always")
-def h_target_nb(srngs, key, pb, own, view, actor, cands):
+def h_target_nb(srngs, key, pb, view, actor, cands):
     sc = view.sc
     rng = side_rng_nb(srngs, key, view.info, sc.chars[actor, CF.SIDE])
     how = sc.chars[actor, CF.S_TARGET]
     rnd = view.info[I_ROUND]
     if how >= PLUGIN:
-        return u_target(rng, u_target_view(pb, own, sc, view.bs, rnd, actor), actor, cands)
+        return u_target(rng, u_target_view(pb, sc, view.bs, rnd, actor), actor, cands)
     if how == T.ORACLE_FOCUS:
-        return oracle_target(rng, oracle_view(pb, own, sc, view.bs, rnd, actor), actor, cands)
-    return builtin_target(rng, honest_view_nb(pb, own, sc, view.bs, rnd, actor), actor, cands)
+        return oracle_target(rng, oracle_view(pb, sc, view.bs, rnd, actor), actor, cands)
+    return builtin_target(rng, honest_view_nb(pb, sc, view.bs, rnd, actor), actor, cands)
 
 
 @nb.njit(inline="always")
-def h_reaction_nb(srngs, key, pb, own, view, d, attacker, can_dodge):
+def h_reaction_nb(srngs, key, pb, view, d, attacker, can_dodge):
     sc = view.sc
     rng = side_rng_nb(srngs, key, view.info, sc.chars[d, CF.SIDE])
     rnd = view.info[I_ROUND]
     if sc.chars[d, CF.S_REACTION] >= PLUGIN:
-        return u_reaction(rng, u_reaction_view(pb, own, sc, view.bs, rnd, d), d, attacker, can_dodge)
-    return builtin_reaction(rng, honest_view_nb(pb, own, sc, view.bs, rnd, d), d, attacker, can_dodge)
+        return u_reaction(rng, u_reaction_view(pb, sc, view.bs, rnd, d), d, attacker, can_dodge)
+    return builtin_reaction(rng, honest_view_nb(pb, sc, view.bs, rnd, d), d, attacker, can_dodge)
 
 
 @nb.njit
 def damage_nb(cx, log, attacker, d, w, crit, covered, allow_reaction):
     """Reaction, damage roll and the reduction order (R-10) against defender d (cx: :func:`context_address_nb`)."""
-    rng, view, srngs, key, pb, own = context_nb(cx)
+    rng, view, srngs, key, pb = context_nb(cx)
     b = Battle(view.bs, view.info)
     sc = view.sc
     physical = sc.weapons[w, WF.PHYSICAL] == 1
@@ -134,7 +134,7 @@ def damage_nb(cx, log, attacker, d, w, crit, covered, allow_reaction):
     guard_arm = -1
     guard_roll_dice = -1
     if allow_reaction and b.bs[d, B.SUB_USED] == 0 and can_act_nb(b, d):
-        r = h_reaction_nb(srngs, key, pb, own, view, d, attacker, not covered)
+        r = h_reaction_nb(srngs, key, pb, view, d, attacker, not covered)
         emit_nb(log, EV.REACTION, d, attacker, r, 1 if covered else 0)
         if r == 1 and not covered:  # R-8: a coverer never dodges
             b.bs[d, B.SUB_USED] = 1
@@ -282,7 +282,7 @@ def attack_nb(rng, b, sc, view, cx, log, i, t, w):
     # one call site; damage stays a real call that takes one address (context_address), so
     # calling it is cheap: inlined as well it measured no faster (152.9k vs 153.3k combats/s,
     # 1 thread, squad.toml) and the cold compile took 42 s instead of 23 s (CPU)
-    apply_damage_nb(b, i, d, damage_nb(cx, log, i, d, w, crit, covered, react), log)
+    apply_damage_nb(b, sc, i, d, damage_nb(cx, log, i, d, w, crit, covered, react), log)
     return crit and sc.rules[RL.CRIT_FREE] == 1
 
 
@@ -290,7 +290,7 @@ ACT_ATTACK, ACT_CLOSE_IN, ACT_AWAY = 0, 1, 2
 
 
 @nb.njit(inline="always")
-def take_turn_nb(rng, view, cx, log, srngs, key, pb, own, i):
+def take_turn_nb(rng, view, cx, log, srngs, key, pb, i):
     # one tuple argument, not three: every array passed costs a refcount call pair
     b = Battle(view.bs, view.info)
     sc = view.sc
@@ -342,7 +342,7 @@ def take_turn_nb(rng, view, cx, log, srngs, key, pb, own, i):
                         h = sc.abilities[k, AF.FIXED]
                         if sc.abilities[k, AF.DICE] >= 0:
                             h += roll_dice_nb(rng, sc.dice[sc.abilities[k, AF.DICE]])
-                        b.bs[best, B.HP] = min(b.bs[best, B.HP] + max(h, 0), sc.chars[best, CF.HP])
+                        set_hp_nb(b, sc, best, min(b.bs[best, B.HP] + max(h, 0), sc.chars[best, CF.HP]))
                         emit_nb(log, EV.HEAL, i, best, max(h, 0), b.bs[best, B.HP], k)
                         if b.bs[best, B.HP] >= 1 and b.bs[best, B.STATUS] == ST.FALLEN:
                             b.bs[best, B.STATUS] = ST.OK
@@ -361,7 +361,7 @@ def take_turn_nb(rng, view, cx, log, srngs, key, pb, own, i):
                     cands |= _bit_nb(j)
             if cands == 0:
                 return
-            t = h_target_nb(srngs, key, pb, own, view, i, cands)
+            t = h_target_nb(srngs, key, pb, view, i, cands)
             if t < 0 or t >= n or not ((cands >> np.uint64(t)) & U1):
                 raise ValueError("target strategy returned a non-candidate")
             band = min(distance_nb(view, i, t), 3)
@@ -370,6 +370,7 @@ def take_turn_nb(rng, view, cx, log, srngs, key, pb, own, i):
                     ws = sc.char_weapons[i, s]
                     if reach_nb(sc, ws, band) and not (sc.weapons[ws, WF.AMMO] > 0 and b.bs[i, B.AMMO0 + s] == 0):
                         b.bs[i, B.EQUIP] = s
+                        b.bs[i, B.WIELD] = ws
                         b.bs[i, B.SUB_USED] = 1
                         w = ws
                         emit_nb(log, EV.SWAP, i, ws)
@@ -402,11 +403,10 @@ def play_games_nb(key, start, count, S, out, log):
     srngs = unmanaged_nb(srngs_owned)
     key_owned = key.copy()
     ukey = unmanaged_nb(key_owned)
-    pb_owned, own_owned = new_board_nb(sc)
+    pb_owned = new_board_nb(sc)
     pb = unmanaged_nb(pb_owned)
-    own = unmanaged_nb(own_owned)
     ctx_owned = np.zeros(N_CTX, np.int64)
-    cx = context_address_nb(ctx_owned, rng, view, srngs, ukey, pb, own)
+    cx = context_address_nb(ctx_owned, rng, view, srngs, ukey, pb)
     first = sc.rules[RL.FIRST_SIDE]
     max_rounds = sc.rules[RL.MAX_ROUNDS]
     for g in range(start, start + count):
@@ -432,7 +432,7 @@ def play_games_nb(key, start, count, S, out, log):
                     if sc.chars[i, CF.SIDE] != side:
                         continue
                     b.info[I_ACTOR] = i
-                    take_turn_nb(rng, view, cx, log, srngs, ukey, pb, own, i)
+                    take_turn_nb(rng, view, cx, log, srngs, ukey, pb, i)
                     able = sides_able_nb(b, sc)
                     if able & (able - 1) == 0:  # at most one side can still act
                         done = True
@@ -470,7 +470,6 @@ def play_games_nb(key, start, count, S, out, log):
     keep_alive_nb(srngs_owned)
     keep_alive_nb(key_owned)
     keep_alive_nb(pb_owned)
-    keep_alive_nb(own_owned)
     keep_alive_nb(ctx_owned)
 
 

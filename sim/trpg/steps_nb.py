@@ -11,6 +11,7 @@ from sim.core.rng import randint_nb
 from sim.core.trace import emit_nb
 from sim.trpg.enums import CF, CK, EV, K, OUT, RL, ST, WF, B
 from sim.trpg.sheets import MAX_WEAPONS
+from sim.trpg.views import hp_band_nb
 
 U1 = np.uint64(1)
 
@@ -37,6 +38,8 @@ def reset_battle_nb(b, sc):
         b.bs[i, B.CTRL] = 0
         b.bs[i, B.SUB_USED] = 0
         b.bs[i, B.EQUIP] = 0
+        b.bs[i, B.WIELD] = sc.char_weapons[i, 0]
+        b.bs[i, B.BAND] = hp_band_nb(b.bs[i, B.HP], sc.chars[i, CF.HP])
         for s in range(MAX_WEAPONS):
             w = sc.char_weapons[i, s]
             b.bs[i, B.AMMO0 + s] = sc.weapons[w, WF.AMMO] if w >= 0 else 0
@@ -142,8 +145,15 @@ def fall_if_down_nb(b, i, log):
 
 
 @nb.njit(inline="always")
-def apply_damage_nb(b, attacker, d, dmg, log):
-    b.bs[d, B.HP] -= dmg
+def set_hp_nb(b, sc, i, hp):
+    """HP of i becomes hp (and its band, B.BAND, with it)."""
+    b.bs[i, B.HP] = hp
+    b.bs[i, B.BAND] = hp_band_nb(hp, sc.chars[i, CF.HP])
+
+
+@nb.njit(inline="always")
+def apply_damage_nb(b, sc, attacker, d, dmg, log):
+    set_hp_nb(b, sc, d, b.bs[d, B.HP] - dmg)
     b.bs[attacker, B.DEALT] += dmg
     b.bs[d, B.TAKEN] += dmg
     emit_nb(log, EV.HIT, attacker, d, dmg, b.bs[d, B.HP])

@@ -4,10 +4,13 @@ A strategy hook (``target`` / ``reaction``, sim/trpg/game_nb.py) receives a :dat
 built from :data:`WHITELIST` — a field exists only once it is named here, and
 docs/rules/trpg.md "What the player knows" lists exactly these names (a test compares
 them). Every array is read-only (:func:`sim.core.views.readonly_nb`: writing into a view
-does not compile; under ``NUMBA_DISABLE_JIT`` it raises), and the per-combat arrays are
-the perceiver's own copies, refilled before every decision, so a view never aliases the
-battle table and never holds what an earlier perceiver was told. The random state is in
-no view: a strategy gets its own side's stream as ``rng`` (sim.trpg.enums.Stream).
+does not compile; under ``NUMBA_DISABLE_JIT`` it raises). The per-combat arrays are
+read-only windows on the whitelisted *columns* of the battle table (positions, states,
+the HP band and the weapon in hand are kept as columns of their own, B.BAND and B.WIELD)
+and on the perceiver's own rows, not copies: filling a copy of the board before every
+decision cost more than half of the batch speed. So a view is always the present state,
+and holds nothing an earlier decision was told. The random state is in no view: a
+strategy gets its own side's stream as ``rng`` (sim.trpg.enums.Stream).
 
 Strategies named ``oracle_…`` get :data:`OracleView` instead: the judge's whole battle
 table and scenario, exact HP included (read-only too); every output says so.
@@ -22,7 +25,7 @@ import numba as nb
 import numpy as np
 
 from sim.core.views import readonly_nb
-from sim.trpg.enums import B, CF, RL, N_B, _enum
+from sim.trpg.enums import B, CF, RL
 from sim.trpg.sheets import ScenarioNB
 
 #: Every field of a character's view, in order (docs/rules/trpg.md "What the player knows").
@@ -36,7 +39,7 @@ WHITELIST = (
     "status",      # [j] 0 standing, 1 fallen, 2 lost (ST)
     "controlled",  # [j] 1 while a kaii controls j (R-12)
     "hp_band",     # [j] HP as the table sees it: 0 (HP <= 0), 1 (<= 1/3 of max), 2 (<= 2/3), 3 (more)
-    "hp",          # [j] exact HP: own always, others' only when hp_public (else HIDDEN)
+    "hp",          # [j] exact HP of everyone when hp_public, else HIDDEN (own HP: state[B.HP])
     "equip",       # [j] the weapon in j's hand (a row of `weapons`)
     "melee", "shooting",  # [j] attack skills (combat sheets are shown at the table)
     "sheet",       # the perceiver's own sheet row (CF columns, its strategy settings included)
@@ -54,10 +57,6 @@ OracleView = namedtuple("OracleView", ORACLE_FIELDS)
 
 HIDDEN = -(1 << 40)  # `hp` of a character whose exact HP the perceiver does not know
 
-# rows of the public-board buffer (one int64 row per per-character field)
-PB = _enum("PB", ("SIDE", "X", "Y", "STATUS", "CTRL", "HP_BAND", "HP", "EQUIP", "MELEE", "SHOOTING"))
-N_PB = len(PB)
-
 
 @nb.njit(inline="always")
 def hp_band_nb(hp, max_hp):
@@ -73,44 +72,28 @@ def hp_band_nb(hp, max_hp):
 
 @nb.njit
 def new_board_nb(sc):
-    """The buffers of a chunk's honest views: the public board (N_PB x n) with its fixed
-    rows (sides, attack skills) filled, and the own-state row."""
-    n = sc.chars.shape[0]
-    pb = np.zeros((N_PB, n), np.int64)
-    for j in range(n):
-        pb[PB.SIDE, j] = sc.chars[j, CF.SIDE]
-        pb[PB.MELEE, j] = sc.chars[j, CF.MELEE]
-        pb[PB.SHOOTING, j] = sc.chars[j, CF.SHOOTING]
-    return pb, np.zeros(N_B, np.int64)
+    """A chunk's hidden-HP column (n x 1, every entry :data:`HIDDEN`): the `hp` of a view
+    when HP is not public."""
+    return np.full((sc.chars.shape[0], 1), HIDDEN, np.int64)
 
 
 @nb.njit(inline="always")
-def honest_view_nb(pb, own, sc, bs, rnd, me):
-    """Character ``me``'s view: the board refilled from the battle table ``bs`` as ``me``
-    may see it, its own state copied; every array read-only."""
-    n = sc.chars.shape[0]
+def honest_view_nb(hid, sc, bs, rnd, me):
+    """Character ``me``'s view: read-only windows on exactly the whitelisted columns of the
+    battle table ``bs`` (B.X, B.Y, B.STATUS, B.CTRL, the band B.BAND, the weapon in hand
+    B.WIELD; B.HP only when HP is public) and of the scenario, and its own rows."""
     pub = sc.rules[RL.HP_PUBLIC]
-    for j in range(n):
-        hp = bs[j, B.HP]
-        pb[PB.X, j] = bs[j, B.X]
-        pb[PB.Y, j] = bs[j, B.Y]
-        pb[PB.STATUS, j] = bs[j, B.STATUS]
-        pb[PB.CTRL, j] = bs[j, B.CTRL]
-        pb[PB.HP_BAND, j] = hp_band_nb(hp, sc.chars[j, CF.HP])
-        pb[PB.HP, j] = hp if (pub == 1 or j == me) else HIDDEN
-        pb[PB.EQUIP, j] = sc.char_weapons[j, bs[j, B.EQUIP]]
-    for k in range(N_B):
-        own[k] = bs[me, k]
-    return View(me, rnd, sc.rules[RL.GRID], pub, readonly_nb(pb[PB.SIDE]), readonly_nb(pb[PB.X]),
-                readonly_nb(pb[PB.Y]), readonly_nb(pb[PB.STATUS]), readonly_nb(pb[PB.CTRL]),
-                readonly_nb(pb[PB.HP_BAND]), readonly_nb(pb[PB.HP]), readonly_nb(pb[PB.EQUIP]),
-                readonly_nb(pb[PB.MELEE]), readonly_nb(pb[PB.SHOOTING]), readonly_nb(sc.chars[me]),
-                readonly_nb(own), readonly_nb(sc.char_weapons[me]), readonly_nb(sc.weapons),
+    hp = readonly_nb(bs[:, B.HP]) if pub == 1 else readonly_nb(hid[:, 0])
+    return View(me, rnd, sc.rules[RL.GRID], pub, readonly_nb(sc.chars[:, CF.SIDE]), readonly_nb(bs[:, B.X]),
+                readonly_nb(bs[:, B.Y]), readonly_nb(bs[:, B.STATUS]), readonly_nb(bs[:, B.CTRL]),
+                readonly_nb(bs[:, B.BAND]), hp, readonly_nb(bs[:, B.WIELD]),
+                readonly_nb(sc.chars[:, CF.MELEE]), readonly_nb(sc.chars[:, CF.SHOOTING]), readonly_nb(sc.chars[me]),
+                readonly_nb(bs[me]), readonly_nb(sc.char_weapons[me]), readonly_nb(sc.weapons),
                 readonly_nb(sc.dice))
 
 
 @nb.njit(inline="always")
-def oracle_view_nb(pb, own, sc, bs, rnd, me):
+def oracle_view_nb(hid, sc, bs, rnd, me):
     """The judge's view for an ``oracle_…`` strategy (same arguments as :func:`honest_view_nb`)."""
     ro = ScenarioNB(readonly_nb(sc.chars), readonly_nb(sc.skills), readonly_nb(sc.weapons),
                     readonly_nb(sc.char_weapons), readonly_nb(sc.abilities), readonly_nb(sc.dice),

@@ -6,8 +6,8 @@ character may not know — the coming dodge roll, others' exact HP — or to cha
   that "prediction" says the dodge succeeds, else takes the hit.
 - ``rewind_reaction`` steps its generator back to where its stream began (xoshiro256** is
   invertible) and predicts from there, in case the stream were the rules' own start.
-- ``stale_reaction`` looks for leftovers: another character's exact HP, a view that is not
-  its own; it raises (stopping the run) if it finds any.
+- ``stale_reaction`` looks for leftovers: an exact HP, a view that is not its own, a
+  band that is not the present one; it raises (stopping the run) if it finds any.
 - ``write_target`` / ``write_reaction`` assign into their views (must not compile).
 """
 import numba as nb
@@ -93,10 +93,12 @@ def stale_reaction(rng, view, d, attacker, can_dodge):
     if view.me != d:
         raise ValueError("a view that is not the deciding character's")
     for j in range(view.hp.shape[0]):
-        if j != d and view.hp_public == 0 and view.hp[j] != HIDDEN:
-            raise ValueError("another character's exact HP leaked into the view")
-    if view.hp[d] != view.state[B.HP]:
+        if view.hp_public == 0 and view.hp[j] != HIDDEN:
+            raise ValueError("an exact HP leaked into the view")
+    if view.hp_public == 1 and view.hp[d] != view.state[B.HP]:
         raise ValueError("own HP differs from own state")
+    if view.state[B.BAND] != view.hp_band[d]:
+        raise ValueError("own band differs from own state")
     return 1 if can_dodge else 0
 
 
@@ -120,10 +122,12 @@ def hostile_reaction(rng, view, d, attacker, can_dodge):
     if view.me != d:
         raise ValueError("a view that is not the deciding character's")
     for j in range(view.hp.shape[0]):
-        if j != d and view.hp_public == 0 and view.hp[j] != HIDDEN:
-            raise ValueError("another character's exact HP leaked into the view")
-    if view.hp[d] != view.state[B.HP]:
+        if view.hp_public == 0 and view.hp[j] != HIDDEN:
+            raise ValueError("an exact HP leaked into the view")
+    if view.hp_public == 1 and view.hp[d] != view.state[B.HP]:
         raise ValueError("own HP differs from own state")
+    if view.state[B.BAND] != view.hp_band[d]:
+        raise ValueError("own band differs from own state")
     if view.sheet[CF.SP] == 1:
         return rewind_reaction(rng, view, d, attacker, can_dodge)
     return peek_reaction(rng, view, d, attacker, can_dodge)
