@@ -107,11 +107,19 @@ class Trpg(Game):
         return leave_one_out(games, seed, scenario=setup, threads=threads)
 
     def loo_manifest(self, setup):
-        return {"sides": setup.sides}
+        from sim.trpg.game import scenario_oracles
+
+        o = scenario_oracles(setup)
+        return {"sides": setup.sides, **({"oracles": o} if o else {})}
 
     def print_loo(self, df, setup, strategies, games, console):
+        from sim.trpg.game import scenario_oracles
         from sim.trpg.text import print_loo
 
+        o = scenario_oracles(setup)
+        if o:
+            console.print("[bold red]ORACLE: " + "; ".join(f"{c}: {n}" for c, n in o.items())
+                          + " reads hidden information; these figures are not those of honest play[/bold red]")
         print_loo(df, setup, games, console)
 
     def commands(self, app):
