@@ -428,3 +428,11 @@ def test_weakest_reads_the_band_unless_hp_is_public(hp_public, victim):
     taken = dict(zip(r.tables["characters"]["character"], r.tables["characters"]["damage_taken"]))
     other = "small" if victim == "big" else "big"
     assert taken[victim] > 5 and taken[other] == 0
+
+
+def test_a_plugin_named_oracle_gets_the_judges_view_and_is_labelled():
+    spec = "tests.plugins.hostile_trpg:oracle_lowest_hp"
+    sets = ["--set", f"characters.p1.strategy.target={spec}"]
+    r = invoke("trpg", "run", SQUAD, "--games", "1000", "--json", *sets)
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["oracles"] == {"p1": f"target={spec}"}

@@ -131,3 +131,15 @@ def hostile_reaction(rng, view, d, attacker, can_dodge):
     if view.sheet[CF.SP] == 1:
         return rewind_reaction(rng, view, d, attacker, can_dodge)
     return peek_reaction(rng, view, d, attacker, can_dodge)
+
+
+@nb.njit
+def oracle_lowest_hp(rng, view, actor, cands):
+    """An honest-to-say oracle: named ``oracle_…``, it gets the judge's view (``view.bs``
+    exists only there) and attacks the candidate with the lowest exact HP."""
+    best = -1
+    for j in range(view.bs.shape[0]):
+        if (cands >> np.uint64(j)) & np.uint64(1):
+            if best < 0 or view.bs[j, B.HP] < view.bs[best, B.HP]:
+                best = j
+    return best
