@@ -388,8 +388,10 @@ def _witness(q: str):
                  "ctl": ctl,
                  "foe": {"side": "k", "hp": 80, "position": 1, "skills": sk, "weapons": ["knife"],
                          "strategy": {"target": "weakest"}}}
+        # hp_public: the foe's `weakest` must see ctl's exact HP (6 of 6 is the same band as
+        # the medic's 30 of 30, and a band tie goes to the medic, who never falls controlled)
         cfg = {"scenario": {"sides": ["p", "k"]}, "weapons": {"gun": gun}, "characters": chars,
-               "rules": {"max_rounds": 15}}
+               "rules": {"max_rounds": 15, "hp_public": True}}
     else:  # pragma: no cover
         raise KeyError(q)
     return compile_setup(build_config(cfg)), 60

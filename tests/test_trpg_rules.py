@@ -533,14 +533,15 @@ def test_t5_monologue_when_fallen_makes_life_checks_criticals():
 def test_heal_stands_the_fallen_up_and_never_above_max(heal, standing):
     """The attacker hits the weakest for 12 each round. Healed to at most 10 (its maximum)
     the victim stays the weakest and falls again every round; the 50-HP bystander is never
-    hit. A heal that leaves HP <= 0 does not stand it up."""
+    hit. A heal that leaves HP <= 0 does not stand it up. (``rules.hp_public``: the
+    attacker's ``weakest`` reads exact HP, not the band.)"""
     chars = {"att": ace("a", 0, weapons=["c6"], strategy={"target": "weakest"}),
              "medic": char("b", 1, hp=60, sp=5, abilities=[{"kind": "heal", "cost": 1, "fixed": heal}],
                            strategy={"heal_below": 1.0}),
              "victim": char("b", 1, hp=10, strategy={"life_mp": 0}),
              "bystander": char("b", 1, hp=50)}
     n = 20_000 if not standing else 500
-    sc = scenario(chars, rules={"max_rounds": 3 if standing else 1})
+    sc = scenario(chars, rules={"max_rounds": 3 if standing else 1, "hp_public": True})
     out = play(sc, n)
     v, b = ix(sc, "victim"), ix(sc, "bystander")
     assert out.fell[v] == n
@@ -715,10 +716,13 @@ def test_control_outlasts_a_fall():
                            strategy={"heal_below": 1.0}),
              "A": ace("p", 1, weapons=["g5"], hp=1, sp=90, mp=1, abilities=[{"kind": "damage_bonus", "cost": 91}]),
              "D": ace("k", 0, weapons=["gunc1_main"], hp=100_000, strategy={"target": "weakest"})}
-    sc = scenario(chars, sides=("p", "k"), rules={"max_rounds": 2})
+    sc = scenario(chars, sides=("p", "k"), rules={"max_rounds": 2, "hp_public": True})  # D's weakest: exact HP
     out = play(sc, 500)
     assert out.fell[ix(sc, "A")] == 500
-    assert out.taken[ix(sc, "medic")] == 10 * 500
+    # every game but those where the medic fumbled its round-1 attack (1/216: it loses the
+    # round-2 turn, so no heal; the seed played here has one such game)
+    hit = out.taken[ix(sc, "medic")]
+    assert hit % 10 == 0 and 10 * 490 <= hit <= 10 * 500
 
 
 # ----------------------------------------------------------------------------- bad sheets

@@ -49,7 +49,11 @@ def emit_nb(log, code, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
     log[0, 0] = n + 1
 
 
-@overload(emit_nb, inline="always")
+# Not inline="always": numba's IR inlining of this overload let its dead-code pass drop
+# the caller's stores into refcount-free arrays (sim.core.nrt.unmanaged_nb) — a TRPG
+# combat's battle table stopped changing. A plain call of an empty function is inlined
+# (and removed) by LLVM instead, so the batch still pays nothing.
+@overload(emit_nb)
 def _emit_ov(log, code, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
     if isinstance(log, (types.NoneType, types.Omitted)):
         def nothing(log, code, a=0, b=0, c=0, d=0, e=0, f=0, g=0):

@@ -13,9 +13,10 @@ from sim.core.nrt import address_nb, at_nb, unmanaged_nb
 from sim.trpg.enums import N_B
 from sim.trpg.sheets import ScenarioNB
 
+# The judge's state of one combat (the kernel's own; strategies get sim.trpg.views' views)
 View = namedtuple("View", "sc bs info")
-# info slots
-I_ROUND, I_ACTOR = 0, 1
+# info slots: the round, the actor, the game being played, which side streams are seeded
+I_ROUND, I_ACTOR, I_GAME, I_SEEDED = 0, 1, 2, 3
 Battle = namedtuple("Battle", "bs info")
 
 
@@ -40,7 +41,7 @@ def unmanaged_scenario_nb(s):
 # passed to a call costs numba refcount calls and ~9 words of arguments. So the kernel
 # puts the addresses and shapes of its arrays (scenario tables, battle state, RNG state)
 # in one int64 array, and damage() gets that array's address only.
-N_CTX = 33  # 11 arrays x (address, rows, columns)
+N_CTX = 42  # 14 arrays x (address, rows, columns)
 
 
 @nb.njit(inline="always")
@@ -67,8 +68,8 @@ def _get1_nb(c, k):
 
 if nb.config.DISABLE_JIT:  # pragma: no cover - plain Python: the context is the objects themselves
 
-    def context_address_nb(ctx, rng, view):
-        return rng, view
+    def context_address_nb(ctx, rng, view, srngs, key, pb):
+        return rng, view, srngs, key, pb
 
     def context_nb(cx):
         return cx
@@ -76,7 +77,7 @@ if nb.config.DISABLE_JIT:  # pragma: no cover - plain Python: the context is the
 else:
 
     @nb.njit(inline="always")
-    def context_address_nb(ctx, rng, view):
+    def context_address_nb(ctx, rng, view, srngs, key, pb):
         """Fill ``ctx`` (int64[N_CTX]) for :func:`context_nb`; its address."""
         sc = view.sc
         _put2_nb(ctx, 0, sc.chars)
@@ -90,12 +91,17 @@ else:
         _put2_nb(ctx, 8, view.bs)
         _put_nb(ctx, 9, view.info, view.info.shape[0], 1)
         _put_nb(ctx, 10, rng, 4, 1)
+        _put_nb(ctx, 11, srngs, srngs.shape[0], 4)
+        _put_nb(ctx, 12, key, 4, 1)
+        _put2_nb(ctx, 13, pb)
         return address_nb(ctx)
 
     @nb.njit(inline="always")
     def context_nb(cx):
-        """``(rng, view)`` from a :func:`context_address_nb`: refcount-free views."""
+        """``(rules rng, judge's view, side streams, key, hidden-HP board)`` from a
+        :func:`context_address_nb`: refcount-free views."""
         c = at_nb(cx, (N_CTX,), np.int64)
         sc = ScenarioNB(_get2_nb(c, 0), _get2_nb(c, 1), _get2_nb(c, 2), _get2_nb(c, 3), _get2_nb(c, 4),
                         _get2_nb(c, 5), _get2_nb(c, 6), _get1_nb(c, 7))
-        return at_nb(c[30], (4,), np.uint64), View(sc, _get2_nb(c, 8), _get1_nb(c, 9))
+        return (at_nb(c[30], (4,), np.uint64), View(sc, _get2_nb(c, 8), _get1_nb(c, 9)),
+                at_nb(c[33], (c[34], 4), np.uint64), at_nb(c[36], (4,), np.uint64), _get2_nb(c, 13))

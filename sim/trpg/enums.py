@@ -24,10 +24,11 @@ N_AF = len(AF)
 ABILITY_KINDS = ("reduction", "damage_bonus", "heal")
 AK = _enum("AK", [k.upper() for k in ABILITY_KINDS])
 # rule slots
-RL = _enum("RL", ("CRIT_FREE", "FUMBLE_ALLY", "MAX_ROUNDS", "GRID", "SLEEP_PENALTY", "FIRST_SIDE", "N_SIDES"))
+RL = _enum("RL", ("CRIT_FREE", "FUMBLE_ALLY", "MAX_ROUNDS", "GRID", "SLEEP_PENALTY", "FIRST_SIDE", "N_SIDES",
+                  "HP_PUBLIC"))
 N_RL = len(RL)
 # strategy choices
-TARGETS = ("random", "weakest", "nearest", "dangerous")
+TARGETS = ("random", "weakest", "nearest", "dangerous", "oracle_focus")  # oracle_…: reads the judge's view
 REACTIONS = ("none", "dodge", "guard", "auto")
 MOVES = ("close_in", "keep_range")
 MONOLOGUES = ("never", "fallen", "low_mp")
@@ -43,5 +44,20 @@ ST = _enum("ST", ("OK", "FALLEN", "LOST"))  # kaii control is the separate flag 
 # keeps numba's per-array bookkeeping out of the hot loop).
 B = _enum("B", ("HP", "MP", "X", "Y", "STATUS", "SUB_USED", "EQUIP", "SKIP", "MONO_USED", "MONO_ROUNDS",
                 "MONO_CRITS", "SYM_PEN", "DEALT", "TAKEN", "FELL", "EXTRA", "AMMO0", "AMMO1", "AMMO2",
-                "AMMO3", "ARM0", "ARM1", "CTRL"))
+                "AMMO3", "ARM0", "ARM1", "CTRL",
+                # derived, kept for the views (sim/trpg/views.py): the HP band, the weapon in hand
+                "BAND", "WIELD"))
 N_B = len(B)
+# Random streams of one combat (sim.core.rng.seed_stream_nb(state, key, g, stream)): the
+# rules' own chance events (every die, the fumble's random ally) draw from RULES; the
+# decisions of side k's characters from SIDE0 + k (side k = scenario.sides[k]).
+Stream = _enum("Stream", ("RULES", "SIDE0", "SIDE1"))
+# Trace events (sim.core.trace.emit_nb; decoded with their rule ids by sim.trpg.trace)
+EV = _enum("EV", ("ROUND", "ATTACK", "MOVE", "RELOAD", "SWAP", "HEAL", "SKIP", "LOSE_TURN", "FUMBLE_ALLY",
+                  "COVER", "REACTION", "GUARD", "DODGED", "CHECK", "DMG", "HIT", "FALL", "LIFE", "LOST", "MP",
+                  "SYMPTOM", "MONOLOGUE", "END", "STAND"))
+# what a check is for (EV.CHECK's second argument)
+CK = _enum("CK", ("ATTACK", "DODGE", "COVER", "MOVE", "LIFE"))
+# the steps of a damage (EV.DMG's second argument), in the order of R-10
+DS = _enum("DS", ("ROLL", "BONUS", "CRIT", "KAII", "ARMOUR_PCT", "ARMOUR_FIXED", "GUARD_DIGIT", "GUARD_WEAPON",
+                  "ITEM", "REDUCTION_PCT", "REDUCTION_FIXED"))

@@ -10,9 +10,10 @@ import polars as pl
 from sim.core.runner import DEFAULT_CHUNK, GameResult, run_games
 from sim.core.seeding import run_key
 from sim.core.stats import wilson
-from sim.trpg.game_nb import C_DRAWS, C_GAMES, C_ROUNDS, chunk_kernel, new_counts
-from sim.trpg.enums import CF
-from sim.trpg.sheets import Setup, resolve_setup
+from sim.core.views import is_oracle
+from sim.trpg.game_nb import C_DRAWS, C_GAMES, C_ROUNDS, chunk_kernel, new_counts, trace_kernel
+from sim.trpg.enums import CF, TARGETS, T
+from sim.trpg.sheets import PLUGIN, Setup, resolve_setup
 
 
 @dataclass(kw_only=True)
@@ -38,10 +39,7 @@ def run(games: int, seed: int = 0, *, scenario: Setup | None = None, path=None, 
         spawn: tuple[int, ...] = (), start: int = 0, on_chunk=None, tables: bool = True) -> CombatResult:
     """Play ``games`` combats of a setup (or of a scenario file with ``--set`` items)."""
     scenario = scenario or resolve_setup(path, sets)
-    from strategies.trpg import load_plugin
-
-    hooks = {k: load_plugin(v, k) for k, v in (scenario.plugins or {}).items() if v}
-    kernel = chunk_kernel(hooks.get("target"), hooks.get("reaction"))
+    kernel = kernel_of(scenario)
     key = run_key(seed, *spawn)
     S = scenario.nb
     res = run_games(games, lambda: new_counts(S), lambda start, count, out: kernel(key, start, count, S, out),
@@ -51,6 +49,37 @@ def run(games: int, seed: int = 0, *, scenario: Setup | None = None, path=None, 
     if tables:
         r.tables = summary_tables(r)
     return r
+
+
+def kernel_of(scenario: Setup, trace: bool = False):
+    """The combat kernel of a setup: its plug-ins bound, ``oracle_focus`` when a sheet names
+    it; ``trace``: the variant with an event log (:func:`sim.trpg.game_nb.trace_kernel`)."""
+    from strategies.trpg import load_plugin
+
+    hooks = {k: load_plugin(v, k) for k, v in (scenario.plugins or {}).items() if v}
+    oracle = bool((scenario.nb.chars[:, CF.S_TARGET] == T.ORACLE_FOCUS).any())
+    make = trace_kernel if trace else chunk_kernel
+    return make(hooks.get("target"), hooks.get("reaction"), oracle_target=oracle)
+
+
+def scenario_oracles(scenario: Setup) -> dict[str, str]:
+    """Character id → ``kind=name`` of every oracle strategy its sheet names (empty when honest)."""
+    out = {}
+    for i, cid in enumerate(scenario.ids):
+        names = []
+        for kind, col in (("target", CF.S_TARGET), ("reaction", CF.S_REACTION)):
+            code = int(scenario.nb.chars[i, col])
+            if code >= PLUGIN:
+                name = (scenario.plugins or {}).get(kind) or ""
+            elif kind == "target":
+                name = TARGETS[code]
+            else:
+                name = ""
+            if is_oracle(name):
+                names.append(f"{kind}={name}")
+        if names:
+            out[cid] = ", ".join(names)
+    return out
 
 
 def summary_tables(r: CombatResult) -> dict[str, pl.DataFrame]:

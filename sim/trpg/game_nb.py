@@ -8,6 +8,17 @@ spend the sub action of the round (R-5). Strategy hooks (``@njit``, bound by
     target(rng, view, actor, cands) -> character   # whom to attack (cands: uint64 mask)
     reaction(rng, view, defender, attacker, can_dodge) -> 0 none | 1 dodge | 2 guard
 
+``rng`` is the deciding character's side's own stream (Stream.SIDE0 + side, seeded when
+the side first decides in a combat); every die and the rules' other chance events draw
+from the Stream.RULES stream, which no strategy receives. ``view`` is the character's
+read-only view (sim.trpg.views.View, its whitelist) — or, for a strategy named
+``oracle_…``, the judge's sim.trpg.views.OracleView: which builder a plug-in gets is a
+hook (``u_target_view`` / ``u_reaction_view``) bound at specialisation.
+
+Every step that reports an event takes a ``log`` (sim.core.trace.emit_nb): the batch
+kernel ``play_chunk_nb`` passes None (the emits compile to nothing), ``trace_chunk_nb``
+an event log (sim.trpg.trace decodes it).
+
 Each character's sheet picks its strategies by name (strategies/trpg): the built-ins
 are selected per character by a code in its row, a user plug-in (``module:function``)
 is bound as ``u_target`` / ``u_reaction`` and used by the characters that name it.
@@ -26,15 +37,17 @@ import numpy as np
 from sim.core.kernels import kernel_template, specialize
 from sim.core.nrt import unmanaged_nb
 from sim.core.rng import choose_bit_nb, seed_stream_nb
-from sim.trpg.context_nb import (I_ACTOR, I_ROUND, N_CTX, Battle, View, context_address_nb, context_nb,
-                                 new_battle_nb, unmanaged_battle_nb, unmanaged_scenario_nb)
+from sim.core.trace import emit_nb
+from sim.trpg.context_nb import (I_ACTOR, I_GAME, I_ROUND, I_SEEDED, N_CTX, Battle, View, context_address_nb,
+                                 context_nb, new_battle_nb, unmanaged_battle_nb, unmanaged_scenario_nb)
 from sim.trpg.dice import roll_dice_nb
-from sim.trpg.enums import AF, AK, CF, K, MO, MV, OUT, RL, ST, WF, B
+from sim.trpg.enums import AF, AK, CF, CK, DS, EV, K, MO, MV, OUT, RL, ST, T, WF, B, Stream
 from sim.trpg.rules_nb import distance_nb
 from sim.trpg.sheets import PLUGIN
+from sim.trpg.views import honest_view_nb, new_board_nb
 from sim.trpg.steps_nb import (U1, _bit_nb, apply_damage_nb, arm_penalty_nb, base_penalty_nb, can_act_nb, check_nb,
                                lose_mp_nb, monologue_nb, move_nb, pay_nb, reach_nb, reload_if_empty_nb,
-                               reset_battle_nb, sides_able_nb, standing_nb)
+                               reset_battle_nb, set_hp_nb, sides_able_nb, standing_nb)
 
 Counts = namedtuple("Counts", "scalars wins fell lost survived dealt taken rounds_hist")
 C_GAMES, C_DRAWS, C_ROUNDS = 0, 1, 2
@@ -72,23 +85,48 @@ def no_reaction_nb(rng, view, d, attacker, can_dodge):
 
 
 @nb.njit(inline="always")
-def h_target_nb(rng, view, actor, cands):
-    if view.sc.chars[actor, CF.S_TARGET] >= PLUGIN:
-        return u_target(rng, view, actor, cands)
-    return builtin_target(rng, view, actor, cands)
+def no_oracle_nb(rng, view, actor, cands):
+    if actor >= 0:
+        raise ValueError("a character names the oracle_focus target but the kernel was built without it")
+    return -1
 
 
 @nb.njit(inline="always")
-def h_reaction_nb(rng, view, d, attacker, can_dodge):
-    if view.sc.chars[d, CF.S_REACTION] >= PLUGIN:
-        return u_reaction(rng, view, d, attacker, can_dodge)
-    return builtin_reaction(rng, view, d, attacker, can_dodge)
+def side_rng_nb(srngs, key, info, s):
+    """Side s's decision stream of this combat (seeded at its first use)."""
+    if not (info[I_SEEDED] >> s) & 1:
+        seed_stream_nb(srngs[s], key, info[I_GAME], Stream.SIDE0 + s)
+        info[I_SEEDED] |= 1 << s
+    return srngs[s]
+
+
+@nb.njit(inline="always")
+def h_target_nb(srngs, key, pb, view, actor, cands):
+    sc = view.sc
+    rng = side_rng_nb(srngs, key, view.info, sc.chars[actor, CF.SIDE])
+    how = sc.chars[actor, CF.S_TARGET]
+    rnd = view.info[I_ROUND]
+    if how >= PLUGIN:
+        return u_target(rng, u_target_view(pb, sc, view.bs, rnd, actor), actor, cands)
+    if how == T.ORACLE_FOCUS:
+        return oracle_target(rng, oracle_view(pb, sc, view.bs, rnd, actor), actor, cands)
+    return builtin_target(rng, honest_view_nb(pb, sc, view.bs, rnd, actor), actor, cands)
+
+
+@nb.njit(inline="always")
+def h_reaction_nb(srngs, key, pb, view, d, attacker, can_dodge):
+    sc = view.sc
+    rng = side_rng_nb(srngs, key, view.info, sc.chars[d, CF.SIDE])
+    rnd = view.info[I_ROUND]
+    if sc.chars[d, CF.S_REACTION] >= PLUGIN:
+        return u_reaction(rng, u_reaction_view(pb, sc, view.bs, rnd, d), d, attacker, can_dodge)
+    return builtin_reaction(rng, honest_view_nb(pb, sc, view.bs, rnd, d), d, attacker, can_dodge)
 
 
 @nb.njit
-def damage_nb(cx, attacker, d, w, crit, covered, allow_reaction):
+def damage_nb(cx, log, attacker, d, w, crit, covered, allow_reaction):
     """Reaction, damage roll and the reduction order (R-10) against defender d (cx: :func:`context_address_nb`)."""
-    rng, view = context_nb(cx)
+    rng, view, srngs, key, pb = context_nb(cx)
     b = Battle(view.bs, view.info)
     sc = view.sc
     physical = sc.weapons[w, WF.PHYSICAL] == 1
@@ -96,14 +134,17 @@ def damage_nb(cx, attacker, d, w, crit, covered, allow_reaction):
     guard_arm = -1
     guard_roll_dice = -1
     if allow_reaction and b.bs[d, B.SUB_USED] == 0 and can_act_nb(b, d):
-        r = h_reaction_nb(rng, view, d, attacker, not covered)
+        r = h_reaction_nb(srngs, key, pb, view, d, attacker, not covered)
+        emit_nb(log, EV.REACTION, d, attacker, r, 1 if covered else 0)
         if r == 1 and not covered:  # R-8: a coverer never dodges
             b.bs[d, B.SUB_USED] = 1
-            oc = check_nb(rng, b, sc, d, sc.chars[d, CF.DODGE], base_penalty_nb(b, sc, d))
+            oc = check_nb(rng, b, sc, d, sc.chars[d, CF.DODGE], base_penalty_nb(b, sc, d), log, CK.DODGE)
             if oc == OUT.SUCCESS or oc == OUT.CRITICAL:
+                emit_nb(log, EV.DODGED, d, attacker)
                 return 0
             if oc == OUT.FUMBLE and sc.rules[RL.FUMBLE_ALLY] == 0:
                 b.bs[d, B.SKIP] += 1
+                emit_nb(log, EV.LOSE_TURN, d)
         elif r == 2:
             # weapons guard physical attacks only; prefer a weapon over an arm (arms stay hurt)
             if physical:
@@ -126,48 +167,68 @@ def damage_nb(cx, attacker, d, w, crit, covered, allow_reaction):
                     guard = 1
             if guard != 0:
                 b.bs[d, B.SUB_USED] = 1
+            emit_nb(log, EV.GUARD, d, guard, guard_arm)
     # damage roll, with the attacker's damage-bonus abilities
     dmg = roll_dice_nb(rng, sc.dice[sc.weapons[w, WF.DICE]])
+    emit_nb(log, EV.DMG, d, DS.ROLL, dmg, dmg, w)
     enhanced = sc.weapons[w, WF.ENHANCED] == 1
     for k in range(sc.abilities.shape[0]):
         if sc.abilities[k, AF.OWNER] == attacker and sc.abilities[k, AF.KIND] == AK.DAMAGE_BONUS:
-            pay_nb(rng, b, sc, attacker, sc.abilities[k, AF.COST])
+            pay_nb(rng, b, sc, attacker, sc.abilities[k, AF.COST], log)
+            before = dmg
             if sc.abilities[k, AF.DICE] >= 0:
                 dmg += roll_dice_nb(rng, sc.dice[sc.abilities[k, AF.DICE]])
             dmg += sc.abilities[k, AF.FIXED]
             if sc.abilities[k, AF.ENHANCED] == 1:
                 enhanced = True
+            emit_nb(log, EV.DMG, d, DS.BONUS, dmg, dmg - before, k)
     if crit and sc.rules[RL.CRIT_FREE] == 0:
         dmg *= 2
+        emit_nb(log, EV.DMG, d, DS.CRIT, dmg, dmg // 2)
     if sc.chars[d, CF.KAII] == 1 and physical and not enhanced:
+        emit_nb(log, EV.DMG, d, DS.KAII, 0, max(dmg, 0))
         return 0  # physical attacks do nothing to a kaii
     dmg = max(dmg, 0)
+    before = dmg
     dmg -= dmg * sc.chars[d, CF.ARMOUR_PCT] // 100
+    emit_nb(log, EV.DMG, d, DS.ARMOUR_PCT, dmg, before - dmg, sc.chars[d, CF.ARMOUR_PCT])
+    before = dmg
     dmg = max(dmg - sc.chars[d, CF.ARMOUR_FIXED], 0)
+    emit_nb(log, EV.DMG, d, DS.ARMOUR_FIXED, dmg, before - dmg, sc.chars[d, CF.ARMOUR_FIXED])
     if guard == 1:
         absorbed = dmg % 10
         dmg -= absorbed
         if guard_arm >= 0:
             b.bs[d, B.ARM0 + guard_arm] = absorbed
+        emit_nb(log, EV.DMG, d, DS.GUARD_DIGIT, dmg, absorbed, guard_arm)
     elif guard == 2:
-        dmg = max(dmg - roll_dice_nb(rng, sc.dice[guard_roll_dice]), 0)
+        before = dmg
+        gr = roll_dice_nb(rng, sc.dice[guard_roll_dice])
+        dmg = max(dmg - gr, 0)
+        emit_nb(log, EV.DMG, d, DS.GUARD_WEAPON, dmg, before - dmg, gr)
+    before = dmg
     dmg = max(dmg - sc.chars[d, CF.ITEM_FIXED], 0)
+    emit_nb(log, EV.DMG, d, DS.ITEM, dmg, before - dmg, sc.chars[d, CF.ITEM_FIXED])
     for k in range(sc.abilities.shape[0]):
         if sc.abilities[k, AF.OWNER] == d and sc.abilities[k, AF.KIND] == AK.REDUCTION and sc.abilities[k, AF.PCT] > 0:
-            pay_nb(rng, b, sc, d, sc.abilities[k, AF.COST])
+            pay_nb(rng, b, sc, d, sc.abilities[k, AF.COST], log)
+            before = dmg
             dmg -= dmg * sc.abilities[k, AF.PCT] // 100
+            emit_nb(log, EV.DMG, d, DS.REDUCTION_PCT, dmg, before - dmg, k)
     for k in range(sc.abilities.shape[0]):
         if sc.abilities[k, AF.OWNER] == d and sc.abilities[k, AF.KIND] == AK.REDUCTION and sc.abilities[k, AF.PCT] == 0:
-            pay_nb(rng, b, sc, d, sc.abilities[k, AF.COST])
+            pay_nb(rng, b, sc, d, sc.abilities[k, AF.COST], log)
             red = sc.abilities[k, AF.FIXED]
             if sc.abilities[k, AF.DICE] >= 0:
                 red += roll_dice_nb(rng, sc.dice[sc.abilities[k, AF.DICE]])
+            before = dmg
             dmg = max(dmg - red, 0)
+            emit_nb(log, EV.DMG, d, DS.REDUCTION_FIXED, dmg, before - dmg, k)
     return dmg
 
 
 @nb.njit(inline="always")
-def attack_nb(rng, b, sc, view, cx, i, t, w):
+def attack_nb(rng, b, sc, view, cx, log, i, t, w):
     """Attack t with weapon w; returns True when a critical grants another main action (R-2 variant)."""
     band = min(distance_nb(view, i, t), 3)
     melee = sc.weapons[w, WF.KIND] == K.MELEE
@@ -178,7 +239,8 @@ def attack_nb(rng, b, sc, view, cx, i, t, w):
     slot = b.bs[i, B.EQUIP]
     if sc.weapons[w, WF.AMMO] > 0:
         b.bs[i, B.AMMO0 + slot] -= 1
-    oc = check_nb(rng, b, sc, i, skill, pen)
+    emit_nb(log, EV.ATTACK, i, t, w, band, b.bs[i, B.CTRL])
+    oc = check_nb(rng, b, sc, i, skill, pen, log, CK.ATTACK)
     n = sc.chars.shape[0]
     crit = False
     covered = False
@@ -189,6 +251,7 @@ def attack_nb(rng, b, sc, view, cx, i, t, w):
     if oc == OUT.FUMBLE:
         if sc.rules[RL.FUMBLE_ALLY] == 0:
             b.bs[i, B.SKIP] += 1
+            emit_nb(log, EV.LOSE_TURN, i)
             return False
         allies = np.uint64(0)
         for a in range(n):
@@ -196,8 +259,10 @@ def attack_nb(rng, b, sc, view, cx, i, t, w):
                     and reach_nb(sc, w, min(distance_nb(view, i, a), 3)):
                 allies |= _bit_nb(a)
         if not allies:
+            emit_nb(log, EV.FUMBLE_ALLY, i, -1)
             return False
-        d = choose_bit_nb(rng, allies)  # R-3 variant: a random ally in reach takes the hit
+        d = choose_bit_nb(rng, allies)  # R-3 variant: a random ally in reach takes the hit (the rules' stream)
+        emit_nb(log, EV.FUMBLE_ALLY, i, d)
         react = False
     else:
         crit = oc == OUT.CRITICAL
@@ -205,17 +270,19 @@ def attack_nb(rng, b, sc, view, cx, i, t, w):
         for a in range(n):
             if a != t and a != i and sc.chars[a, CF.SIDE] == sc.chars[t, CF.SIDE] and can_act_nb(b, a) \
                     and sc.chars[a, CF.S_COVER] == 1 and distance_nb(view, a, t) <= 1:
-                oc2 = check_nb(rng, b, sc, a, sc.chars[a, CF.ATHLETICS], base_penalty_nb(b, sc, a))
+                oc2 = check_nb(rng, b, sc, a, sc.chars[a, CF.ATHLETICS], base_penalty_nb(b, sc, a), log, CK.COVER)
                 if oc2 == OUT.FUMBLE and sc.rules[RL.FUMBLE_ALLY] == 0:
                     b.bs[a, B.SKIP] += 1  # R-3
+                    emit_nb(log, EV.LOSE_TURN, a)
                 if oc2 == OUT.SUCCESS or oc2 == OUT.CRITICAL:
                     d = a
                     covered = True
+                    emit_nb(log, EV.COVER, a, t)
                 break
     # one call site; damage stays a real call that takes one address (context_address), so
     # calling it is cheap: inlined as well it measured no faster (152.9k vs 153.3k combats/s,
     # 1 thread, squad.toml) and the cold compile took 42 s instead of 23 s (CPU)
-    apply_damage_nb(b, i, d, damage_nb(cx, i, d, w, crit, covered, react))
+    apply_damage_nb(b, sc, i, d, damage_nb(cx, log, i, d, w, crit, covered, react), log)
     return crit and sc.rules[RL.CRIT_FREE] == 1
 
 
@@ -223,7 +290,7 @@ ACT_ATTACK, ACT_CLOSE_IN, ACT_AWAY = 0, 1, 2
 
 
 @nb.njit(inline="always")
-def take_turn_nb(rng, view, cx, i):
+def take_turn_nb(rng, view, cx, log, srngs, key, pb, i):
     # one tuple argument, not three: every array passed costs a refcount call pair
     b = Battle(view.bs, view.info)
     sc = view.sc
@@ -232,15 +299,18 @@ def take_turn_nb(rng, view, cx, i):
         return
     if b.bs[i, B.SKIP] > 0:  # a fumble's lost turn (R-3)
         b.bs[i, B.SKIP] -= 1
+        emit_nb(log, EV.SKIP, i)
         return
     if b.bs[i, B.STATUS] == ST.FALLEN:
         if b.bs[i, B.MONO_USED] == 0 and sc.chars[i, CF.S_MONOLOGUE] == MO.FALLEN:
-            monologue_nb(b, sc, i)
+            monologue_nb(b, sc, i, log, MO.FALLEN)
         spend = min(sc.chars[i, CF.S_LIFE_MP], max(b.bs[i, B.MP], 0))
-        lose_mp_nb(rng, b, sc, i, spend)
-        oc = check_nb(rng, b, sc, i, spend, base_penalty_nb(b, sc, i))
+        emit_nb(log, EV.LIFE, i, spend)
+        lose_mp_nb(rng, b, sc, i, spend, log)
+        oc = check_nb(rng, b, sc, i, spend, base_penalty_nb(b, sc, i), log, CK.LIFE)
         if oc == OUT.FAIL or oc == OUT.FUMBLE:
             b.bs[i, B.STATUS] = ST.LOST
+            emit_nb(log, EV.LOST, i)
         return
     for extra in range(2):
         w = sc.char_weapons[i, b.bs[i, B.EQUIP]]
@@ -256,7 +326,7 @@ def take_turn_nb(rng, view, cx, i):
                 return
         else:
             if b.bs[i, B.MONO_USED] == 0 and sc.chars[i, CF.S_MONOLOGUE] == MO.LOW_MP and b.bs[i, B.MP] <= 2:
-                monologue_nb(b, sc, i)
+                monologue_nb(b, sc, i, log, MO.LOW_MP)
             # heal a hurt ally (or oneself) within near range
             for k in range(sc.abilities.shape[0]):
                 if sc.abilities[k, AF.OWNER] == i and sc.abilities[k, AF.KIND] == AK.HEAL:
@@ -268,15 +338,17 @@ def take_turn_nb(rng, view, cx, i):
                             if best < 0 or b.bs[j, B.HP] < b.bs[best, B.HP]:
                                 best = j
                     if best >= 0:
-                        pay_nb(rng, b, sc, i, sc.abilities[k, AF.COST])
+                        pay_nb(rng, b, sc, i, sc.abilities[k, AF.COST], log)
                         h = sc.abilities[k, AF.FIXED]
                         if sc.abilities[k, AF.DICE] >= 0:
                             h += roll_dice_nb(rng, sc.dice[sc.abilities[k, AF.DICE]])
-                        b.bs[best, B.HP] = min(b.bs[best, B.HP] + max(h, 0), sc.chars[best, CF.HP])
+                        set_hp_nb(b, sc, best, min(b.bs[best, B.HP] + max(h, 0), sc.chars[best, CF.HP]))
+                        emit_nb(log, EV.HEAL, i, best, max(h, 0), b.bs[best, B.HP], k)
                         if b.bs[best, B.HP] >= 1 and b.bs[best, B.STATUS] == ST.FALLEN:
                             b.bs[best, B.STATUS] = ST.OK
+                            emit_nb(log, EV.STAND, best)
                         return
-        if reload_if_empty_nb(b, sc, i, w):
+        if reload_if_empty_nb(b, sc, i, w, log):
             return
         act = ACT_ATTACK
         if ctrl:
@@ -289,7 +361,7 @@ def take_turn_nb(rng, view, cx, i):
                     cands |= _bit_nb(j)
             if cands == 0:
                 return
-            t = h_target_nb(rng, view, i, cands)
+            t = h_target_nb(srngs, key, pb, view, i, cands)
             if t < 0 or t >= n or not ((cands >> np.uint64(t)) & U1):
                 raise ValueError("target strategy returned a non-candidate")
             band = min(distance_nb(view, i, t), 3)
@@ -298,8 +370,10 @@ def take_turn_nb(rng, view, cx, i):
                     ws = sc.char_weapons[i, s]
                     if reach_nb(sc, ws, band) and not (sc.weapons[ws, WF.AMMO] > 0 and b.bs[i, B.AMMO0 + s] == 0):
                         b.bs[i, B.EQUIP] = s
+                        b.bs[i, B.WIELD] = ws
                         b.bs[i, B.SUB_USED] = 1
                         w = ws
+                        emit_nb(log, EV.SWAP, i, ws)
                         break
             if not reach_nb(sc, w, band):
                 act = ACT_CLOSE_IN
@@ -307,16 +381,16 @@ def take_turn_nb(rng, view, cx, i):
                 act = ACT_AWAY
         # one call site each for move and attack: every inlined copy costs compile time
         if act != ACT_ATTACK:
-            move_nb(rng, b, sc, view, i, t, act == ACT_AWAY)
+            move_nb(rng, b, sc, view, i, t, act == ACT_AWAY, log)
             return
-        again = attack_nb(rng, b, sc, view, cx, i, t, w)
+        again = attack_nb(rng, b, sc, view, cx, log, i, t, w)
         if ctrl or not again or extra == 1:
             return
 
 
-@kernel_template(hooks=("u_target", "u_reaction", "builtin_target", "builtin_reaction"))
-def play_chunk_nb(key, start, count, S, out):
-    """Template: combats [start, start+count) with the bound strategy hooks."""
+@nb.njit
+def play_games_nb(key, start, count, S, out, log):
+    """Combats [start, start+count) into ``out`` (``log``: None, or an event log)."""
     n = S.chars.shape[0]
     owned = new_battle_nb(n)
     b = unmanaged_battle_nb(owned)
@@ -324,13 +398,21 @@ def play_chunk_nb(key, start, count, S, out):
     view = View(sc, b.bs, b.info)
     rng_owned = np.zeros(4, np.uint64)
     rng = unmanaged_nb(rng_owned)
-    ctx_owned = np.zeros(N_CTX, np.int64)
-    cx = context_address_nb(ctx_owned, rng, view)
     nsides = sc.rules[RL.N_SIDES]
+    srngs_owned = np.zeros((nsides, 4), np.uint64)
+    srngs = unmanaged_nb(srngs_owned)
+    key_owned = key.copy()
+    ukey = unmanaged_nb(key_owned)
+    pb_owned = new_board_nb(sc)
+    pb = unmanaged_nb(pb_owned)
+    ctx_owned = np.zeros(N_CTX, np.int64)
+    cx = context_address_nb(ctx_owned, rng, view, srngs, ukey, pb)
     first = sc.rules[RL.FIRST_SIDE]
     max_rounds = sc.rules[RL.MAX_ROUNDS]
     for g in range(start, start + count):
-        seed_stream_nb(rng, key, g)
+        seed_stream_nb(rng, key, g, Stream.RULES)
+        b.info[I_GAME] = g
+        b.info[I_SEEDED] = 0  # side streams: seeded when a side first decides (side_rng_nb)
         reset_battle_nb(b, sc)
         winner = -1
         rnd = 0
@@ -340,6 +422,7 @@ def play_chunk_nb(key, start, count, S, out):
             if rnd > max_rounds:
                 break
             b.info[I_ROUND] = rnd
+            emit_nb(log, EV.ROUND, rnd)
             for i in range(n):
                 b.bs[i, B.SUB_USED] = 0
             for k in range(nsides):
@@ -349,7 +432,7 @@ def play_chunk_nb(key, start, count, S, out):
                     if sc.chars[i, CF.SIDE] != side:
                         continue
                     b.info[I_ACTOR] = i
-                    take_turn_nb(rng, view, cx, i)
+                    take_turn_nb(rng, view, cx, log, srngs, ukey, pb, i)
                     able = sides_able_nb(b, sc)
                     if able & (able - 1) == 0:  # at most one side can still act
                         done = True
@@ -365,6 +448,7 @@ def play_chunk_nb(key, start, count, S, out):
                     b.bs[i, B.MONO_ROUNDS] -= 1
                     if b.bs[i, B.MONO_ROUNDS] == 0:
                         b.bs[i, B.MONO_CRITS] = 0
+        emit_nb(log, EV.END, winner, min(rnd, max_rounds), 1 if rnd > max_rounds else 0)
         out.scalars[C_GAMES] += 1
         r = min(rnd, max_rounds + 1)
         out.scalars[C_ROUNDS] += min(rnd, max_rounds)
@@ -383,7 +467,26 @@ def play_chunk_nb(key, start, count, S, out):
             out.taken[i] += b.bs[i, B.TAKEN]
     keep_alive_nb(owned.bs)
     keep_alive_nb(rng_owned)
+    keep_alive_nb(srngs_owned)
+    keep_alive_nb(key_owned)
+    keep_alive_nb(pb_owned)
     keep_alive_nb(ctx_owned)
+
+
+HOOKS = ("u_target", "u_reaction", "builtin_target", "builtin_reaction", "u_target_view", "u_reaction_view",
+         "oracle_target", "oracle_view")
+
+
+@kernel_template(hooks=HOOKS)
+def play_chunk_nb(key, start, count, S, out):
+    """Template: combats [start, start+count) with the bound strategy hooks (no log)."""
+    play_games_nb(key, start, count, S, out, None)
+
+
+@kernel_template(hooks=HOOKS)
+def trace_chunk_nb(key, start, count, S, out, log):
+    """Template: the same combats, each event appended to ``log`` (sim.core.trace)."""
+    play_games_nb(key, start, count, S, out, log)
 
 
 @nb.njit
@@ -391,9 +494,29 @@ def keep_alive_nb(a):
     return a.shape[0]
 
 
-def chunk_kernel(target=None, reaction=None):
-    """The compiled (disk-cached) combat kernel, with optional user target/reaction plug-ins."""
-    from strategies.trpg import BUILTIN  # looked up here: strategies depend on the game, not back
+def _hooks(target=None, reaction=None, *, oracle_target=False):
+    from strategies.trpg import BUILTIN, ORACLES  # looked up here: strategies depend on the game, not back
+    from sim.core.views import is_oracle
+    from sim.trpg.views import oracle_view_nb
 
-    return specialize(play_chunk_nb, {"u_target": target or no_target_nb, "u_reaction": reaction or no_reaction_nb,
-                                      "builtin_target": BUILTIN["target"], "builtin_reaction": BUILTIN["reaction"]})
+    def view_of(fn):
+        name = getattr(getattr(fn, "py_func", fn), "__name__", "")
+        return oracle_view_nb if fn is not None and is_oracle(name) else honest_view_nb
+
+    return {"u_target": target or no_target_nb, "u_reaction": reaction or no_reaction_nb,
+            "builtin_target": BUILTIN["target"], "builtin_reaction": BUILTIN["reaction"],
+            "u_target_view": view_of(target), "u_reaction_view": view_of(reaction),
+            "oracle_target": ORACLES["oracle_focus"] if oracle_target else no_oracle_nb,
+            "oracle_view": oracle_view_nb if oracle_target else honest_view_nb}
+
+
+def chunk_kernel(target=None, reaction=None, *, oracle_target=False):
+    """The compiled (disk-cached) combat kernel, with optional user target/reaction plug-ins
+    (a plug-in named ``oracle_…`` gets the judge's view) and, when a sheet names it, the
+    built-in ``oracle_focus`` target."""
+    return specialize(play_chunk_nb, _hooks(target, reaction, oracle_target=oracle_target))
+
+
+def trace_kernel(target=None, reaction=None, *, oracle_target=False):
+    """The same kernel with an event log argument (``sim trpg trace``)."""
+    return specialize(trace_chunk_nb, _hooks(target, reaction, oracle_target=oracle_target))

@@ -29,6 +29,9 @@ class Trpg(Game):
     options = (Option("scenario", str, ..., (), SCENARIO_HELP),)
     base_keys = frozenset({"config", "set", "scenario"})
     schema = SCENARIO_SCHEMA
+    # sim trpg trace --find: keys of a trace's result (sim.trpg.trace.FIND_KEYS)
+    find_keys = ("winner", "rounds", "timeout", "lost", "fell", "standing", "oracle")
+    group_word = "round"
 
     def registries(self):
         return {}
@@ -57,6 +60,18 @@ class Trpg(Game):
 
         return run(games, seed, scenario=setup, **kw)
 
+    def trace(self, setup, strategies, seed, game, *, spawn=(), events=True):
+        """Combat ``game`` of the run with ``seed`` event by event (sim.trpg.trace)."""
+        from sim.trpg.trace import trace
+
+        return trace(setup, seed, game, spawn=spawn, events=events)
+
+    def to_json(self, result):
+        from sim.trpg.game import scenario_oracles
+
+        o = scenario_oracles(result.scenario)
+        return {**result.to_json(), **({"oracles": o} if o else {})}
+
     def primary(self, totals):
         from sim.trpg.game_nb import C_GAMES
 
@@ -71,11 +86,19 @@ class Trpg(Game):
         return int(tables["sides"]["wins"][0])
 
     def manifest_extra(self, setup, options):
-        return {"scenario_file": str(options["scenario"])}
+        from sim.trpg.game import scenario_oracles
+
+        o = scenario_oracles(setup)
+        return {"scenario_file": str(options["scenario"]), **({"oracles": o} if o else {})}
 
     def print_run(self, result, console):
+        from sim.trpg.game import scenario_oracles
         from sim.trpg.text import print_run
 
+        o = scenario_oracles(result.scenario)
+        if o:
+            console.print("[bold red]ORACLE: " + "; ".join(f"{c}: {n}" for c, n in o.items())
+                          + " reads hidden information; these figures are not those of honest play[/bold red]")
         print_run(result, console)
 
     def leave_one_out(self, setup, strategies, games, seed, *, threads=None):
@@ -84,11 +107,19 @@ class Trpg(Game):
         return leave_one_out(games, seed, scenario=setup, threads=threads)
 
     def loo_manifest(self, setup):
-        return {"sides": setup.sides}
+        from sim.trpg.game import scenario_oracles
+
+        o = scenario_oracles(setup)
+        return {"sides": setup.sides, **({"oracles": o} if o else {})}
 
     def print_loo(self, df, setup, strategies, games, console):
+        from sim.trpg.game import scenario_oracles
         from sim.trpg.text import print_loo
 
+        o = scenario_oracles(setup)
+        if o:
+            console.print("[bold red]ORACLE: " + "; ".join(f"{c}: {n}" for c, n in o.items())
+                          + " reads hidden information; these figures are not those of honest play[/bold red]")
         print_loo(df, setup, games, console)
 
     def commands(self, app):

@@ -39,7 +39,8 @@ _WEAPON = {"name": ANY, "dice": ANY, "kind": ANY, "physical": ANY, "enhanced": A
            "bands": {b: ANY for b in BANDS}, "ammo": ANY, "reload": ANY}
 _SHARED = {
     "system": {"groups": {g: LIST for g in ("physical", "sense", "intellect", "mind")}},
-    "rules": {k: ANY for k in ("critical", "fumble", "max_rounds", "grid", "growth_amount", "awake_hours")},
+    "rules": {k: ANY for k in ("critical", "fumble", "max_rounds", "grid", "growth_amount", "awake_hours",
+                               "hp_public")},
     "symptoms": ListOf({"max": ANY, "name": ANY, "penalty": ANY}),
     "weapons": Ids(_WEAPON, "weapon"),
 }
@@ -166,6 +167,7 @@ def _compile(cfg: dict) -> Setup:
     rl[RL.SLEEP_PENALTY] = max(0, awake - 18)
     rl[RL.FIRST_SIDE] = sides.index(first)
     rl[RL.N_SIDES] = len(sides)
+    rl[RL.HP_PUBLIC] = int(_bool(rules.get("hp_public", False), "rules.hp_public"))
     _int(rules.get("growth_amount", 1), "rules.growth_amount", 0)
 
     dice_rows: list[np.ndarray] = []

@@ -8,8 +8,10 @@ import numba as nb
 import numpy as np
 
 from sim.core.rng import randint_nb
-from sim.trpg.enums import CF, K, OUT, RL, ST, WF, B
+from sim.core.trace import emit_nb
+from sim.trpg.enums import CF, CK, EV, K, OUT, RL, ST, WF, B
 from sim.trpg.sheets import MAX_WEAPONS
+from sim.trpg.views import hp_band_nb
 
 U1 = np.uint64(1)
 
@@ -36,6 +38,8 @@ def reset_battle_nb(b, sc):
         b.bs[i, B.CTRL] = 0
         b.bs[i, B.SUB_USED] = 0
         b.bs[i, B.EQUIP] = 0
+        b.bs[i, B.WIELD] = sc.char_weapons[i, 0]
+        b.bs[i, B.BAND] = hp_band_nb(b.bs[i, B.HP], sc.chars[i, CF.HP])
         for s in range(MAX_WEAPONS):
             w = sc.char_weapons[i, s]
             b.bs[i, B.AMMO0 + s] = sc.weapons[w, WF.AMMO] if w >= 0 else 0
@@ -53,17 +57,22 @@ def reset_battle_nb(b, sc):
 
 
 @nb.njit(inline="always")
-def check_nb(rng, b, sc, actor, target, penalty):
-    """A 3d6 check (R-1); a monologue's pending criticals are used first (T-5)."""
+def check_nb(rng, b, sc, actor, target, penalty, log, kind):
+    """A 3d6 check (R-1); a monologue's pending criticals are used first (T-5).
+    Logged as EV.CHECK(actor, kind, roll (0: a monologue's critical), target, penalty, outcome)."""
     if b.bs[actor, B.MONO_CRITS] > 0 and b.bs[actor, B.MONO_ROUNDS] > 0:
         b.bs[actor, B.MONO_CRITS] -= 1
+        emit_nb(log, EV.CHECK, actor, kind, 0, target, penalty, OUT.CRITICAL)
         return OUT.CRITICAL
     r = roll3d6_nb(rng)
     if r == 3:
-        return OUT.CRITICAL
-    if r == 18:
-        return OUT.FUMBLE
-    return OUT.SUCCESS if r + penalty <= target else OUT.FAIL
+        oc = OUT.CRITICAL
+    elif r == 18:
+        oc = OUT.FUMBLE
+    else:
+        oc = OUT.SUCCESS if r + penalty <= target else OUT.FAIL
+    emit_nb(log, EV.CHECK, actor, kind, r, target, penalty, oc)
+    return oc
 
 
 @nb.njit(inline="always")
@@ -81,32 +90,39 @@ def arm_penalty_nb(b, i):
 
 
 @nb.njit(inline="always")
-def lose_mp_nb(rng, b, sc, i, amount):
+def lose_mp_nb(rng, b, sc, i, amount, log):
     """MP drops; crossing to <= 0 rolls the symptom table and maybe kaii control (R-11)."""
     if amount <= 0:
         return
     before = b.bs[i, B.MP]
     b.bs[i, B.MP] -= amount
+    emit_nb(log, EV.MP, i, amount, b.bs[i, B.MP])
     if before > 0 and b.bs[i, B.MP] <= 0:
         r = roll3d6_nb(rng)
+        row = -1
         for k in range(sc.symptoms.shape[0]):
             if r <= sc.symptoms[k, 0]:
                 b.bs[i, B.SYM_PEN] = sc.symptoms[k, 1]
+                row = k
                 break
+        ctrl = 0
         if r <= sc.chars[i, CF.SP] // 5 and b.bs[i, B.STATUS] != ST.LOST:
             b.bs[i, B.CTRL] = 1  # until MP >= 1, fallen or not (R-11)
+            ctrl = 1
+        emit_nb(log, EV.SYMPTOM, i, r, row, b.bs[i, B.SYM_PEN], ctrl, sc.chars[i, CF.SP] // 5)
 
 
 @nb.njit(inline="always")
-def pay_nb(rng, b, sc, i, cost):
+def pay_nb(rng, b, sc, i, cost, log):
     """An ability of cost c is free while c <= SP; otherwise c - SP MP per use."""
     sp = sc.chars[i, CF.SP]
     if cost > sp:
-        lose_mp_nb(rng, b, sc, i, cost - sp)
+        lose_mp_nb(rng, b, sc, i, cost - sp, log)
 
 
 @nb.njit(inline="always")
-def monologue_nb(b, sc, i):
+def monologue_nb(b, sc, i, log, why):
+    emit_nb(log, EV.MONOLOGUE, i, why, sc.chars[i, CF.MP])
     b.bs[i, B.MONO_USED] = 1
     b.bs[i, B.MP] = sc.chars[i, CF.MP]
     b.bs[i, B.MONO_ROUNDS] = 3
@@ -121,18 +137,27 @@ def reach_nb(sc, w, band):
 
 
 @nb.njit(inline="always")
-def fall_if_down_nb(b, i):
+def fall_if_down_nb(b, i, log):
     if b.bs[i, B.HP] <= 0 and b.bs[i, B.STATUS] == ST.OK:
         b.bs[i, B.STATUS] = ST.FALLEN
         b.bs[i, B.FELL] = 1
+        emit_nb(log, EV.FALL, i, b.bs[i, B.HP])
 
 
 @nb.njit(inline="always")
-def apply_damage_nb(b, attacker, d, dmg):
-    b.bs[d, B.HP] -= dmg
+def set_hp_nb(b, sc, i, hp):
+    """HP of i becomes hp (and its band, B.BAND, with it)."""
+    b.bs[i, B.HP] = hp
+    b.bs[i, B.BAND] = hp_band_nb(hp, sc.chars[i, CF.HP])
+
+
+@nb.njit(inline="always")
+def apply_damage_nb(b, sc, attacker, d, dmg, log):
+    set_hp_nb(b, sc, d, b.bs[d, B.HP] - dmg)
     b.bs[attacker, B.DEALT] += dmg
     b.bs[d, B.TAKEN] += dmg
-    fall_if_down_nb(b, d)
+    emit_nb(log, EV.HIT, attacker, d, dmg, b.bs[d, B.HP])
+    fall_if_down_nb(b, d, log)
 
 
 @nb.njit(inline="always")
@@ -148,13 +173,15 @@ def step_toward_nb(b, view, i, t, away):
 
 
 @nb.njit(inline="always")
-def move_nb(rng, b, sc, view, i, t, away):
+def move_nb(rng, b, sc, view, i, t, away, log):
     """Athletics check: success spends the main action, failure main and sub; one square either way."""
-    oc = check_nb(rng, b, sc, i, sc.chars[i, CF.ATHLETICS], base_penalty_nb(b, sc, i))
+    emit_nb(log, EV.MOVE, i, t, 1 if away else 0)
+    oc = check_nb(rng, b, sc, i, sc.chars[i, CF.ATHLETICS], base_penalty_nb(b, sc, i), log, CK.MOVE)
     if oc == OUT.FAIL or oc == OUT.FUMBLE:
         b.bs[i, B.SUB_USED] = 1
     if oc == OUT.FUMBLE and sc.rules[RL.FUMBLE_ALLY] == 0:
         b.bs[i, B.SKIP] += 1  # R-3
+        emit_nb(log, EV.LOSE_TURN, i)
     step_toward_nb(b, view, i, t, away)
 
 
@@ -171,12 +198,14 @@ def can_act_nb(b, i):
 
 
 @nb.njit(inline="always")
-def reload_if_empty_nb(b, sc, i, w):
+def reload_if_empty_nb(b, sc, i, w, log):
     """Reload the equipped weapon when empty; True when that spends the main action."""
     if sc.weapons[w, WF.AMMO] > 0 and b.bs[i, B.AMMO0 + b.bs[i, B.EQUIP]] == 0:
         b.bs[i, B.AMMO0 + b.bs[i, B.EQUIP]] = sc.weapons[w, WF.AMMO]
         if sc.weapons[w, WF.RELOAD_MAIN] == 1 or b.bs[i, B.SUB_USED] == 1:
+            emit_nb(log, EV.RELOAD, i, w, 1)
             return True  # a main-action reload, or the sub action is gone
+        emit_nb(log, EV.RELOAD, i, w, 0)
         b.bs[i, B.SUB_USED] = 1
     return False
 

@@ -2,7 +2,8 @@
 
 Built-ins (see :mod:`strategies.trpg.builtin`):
 
-- ``target``: random | weakest | nearest | dangerous
+- ``target``: random | weakest | nearest | dangerous; ``oracle_focus`` (an oracle: lowest
+  exact HP from the judge's view, labelled ORACLE in every output)
 - ``reaction``: none | dodge | guard | auto (with ``dodge_threshold``)
 - ``cover`` (true/false), ``movement`` (close_in | keep_range), ``life_mp`` (MP spent on a
   life check), ``monologue`` (never | fallen | low_mp), ``heal_below`` (fraction of max HP)
@@ -12,18 +13,22 @@ A user plug-in replaces a built-in for the characters that name it:
 ``pick(rng, view, actor, cands) -> character`` (``cands`` a uint64 mask of legal
 targets), or ``reaction = "mypkg.mymod:react"`` with
 ``react(rng, view, defender, attacker, can_dodge) -> 0 none | 1 dodge | 2 guard``.
-One target and one reaction plug-in per scenario.
+One target and one reaction plug-in per scenario. ``rng`` is the character's side's own
+stream and ``view`` its read-only sim.trpg.views.View (the whitelist of
+docs/rules/trpg.md "What the player knows"); a plug-in whose function is named
+``oracle_…`` gets the judge's sim.trpg.views.OracleView instead.
 """
 from __future__ import annotations
 
 from sim.core.plugins import Registry
 from sim.errors import SimInputError
 from sim.trpg.enums import REACTIONS, TARGETS
-from strategies.trpg.builtin import builtin_reaction_nb, builtin_target_nb
+from strategies.trpg.builtin import builtin_reaction_nb, builtin_target_nb, oracle_focus_nb
 
-__all__ = ["BUILTIN", "PLUGINS", "REACTIONS", "TARGETS", "load_plugin"]
+__all__ = ["BUILTIN", "ORACLES", "PLUGINS", "REACTIONS", "TARGETS", "load_plugin"]
 
 BUILTIN = {"target": builtin_target_nb, "reaction": builtin_reaction_nb}
+ORACLES = {"oracle_focus": oracle_focus_nb}  # built-in target oracles (sheet name -> function)
 
 
 def _njit_only(obj, spec: str):

@@ -1,9 +1,17 @@
 """Built-in TRPG combat strategies, chosen per character on its sheet.
 
+They read only the character's view (sim.trpg.views.View: its whitelist) and draw their
+random choices from their side's own stream ``rng``.
+
 target (``strategy.target``): random | weakest | nearest | dangerous (highest chance to
-hit × mean damage of its weapon); ties go to sheet order.
+hit × mean damage of its weapon); ties go to sheet order. ``weakest`` picks the lowest
+HP band (docs/rules/trpg.md "What the player knows"), or the lowest exact HP when
+``rules.hp_public = true``.
 reaction (``strategy.reaction``): none | dodge | guard | auto — dodge when the chance to
 dodge is at least ``strategy.dodge_threshold``, else guard.
+
+``oracle_focus`` (an oracle: it reads the judge's view, sim.trpg.views.OracleView) attacks
+the candidate with the lowest exact HP — the ``weakest`` of a table that shows HP.
 """
 import numba as nb
 import numpy as np
@@ -11,16 +19,26 @@ import numpy as np
 from sim.core.bits import lowest_nb
 from sim.core.rng import choose_bit_nb
 from sim.trpg.enums import B, CF, K, RE, WF
-from sim.trpg.rules_nb import dice_mean2_nb, distance_nb, p_success216_nb
+from sim.trpg.rules_nb import dice_mean2_nb, p_success216_nb
+from sim.trpg.views import view_distance_nb
 
 U1 = np.uint64(1)
 
 
 @nb.njit(inline="always")
+def _mean2_nb(view, d):
+    """Twice the mean of dice row d of the view's dice table (integer)."""
+    row = view.dice[d]
+    m = 2 * row[1 + 2 * row[0]]
+    for g in range(row[0]):
+        m += row[1 + 2 * g] * (row[2 + 2 * g] + 1)
+    return m
+
+
+@nb.njit(inline="always")
 def builtin_target_nb(rng, view, actor, cands):
     """Per-character choice: random | weakest | nearest | most dangerous (ties: sheet order)."""
-    sc = view.sc
-    how = sc.chars[actor, CF.S_TARGET]
+    how = view.sheet[CF.S_TARGET]
     if how == 0:
         return choose_bit_nb(rng, cands)
     best = -1
@@ -30,13 +48,13 @@ def builtin_target_nb(rng, view, actor, cands):
         j = lowest_nb(m)
         m &= m - U1
         if how == 1:
-            v = -view.bs[j, B.HP]
+            v = -view.hp[j] if view.hp_public == 1 else -view.hp_band[j]
         elif how == 2:
-            v = -distance_nb(view, actor, j)
+            v = -view_distance_nb(view, actor, j)
         else:
-            w = sc.char_weapons[j, view.bs[j, B.EQUIP]]
-            skill = sc.chars[j, CF.MELEE] if sc.weapons[w, WF.KIND] == K.MELEE else sc.chars[j, CF.SHOOTING]
-            v = p_success216_nb(skill, 0) * dice_mean2_nb(sc, sc.weapons[w, WF.DICE])
+            w = view.equip[j]
+            skill = view.melee[j] if view.weapons[w, WF.KIND] == K.MELEE else view.shooting[j]
+            v = p_success216_nb(skill, 0) * _mean2_nb(view, view.weapons[w, WF.DICE])
         if best < 0 or v > best_v:
             best = j
             best_v = v
@@ -46,15 +64,29 @@ def builtin_target_nb(rng, view, actor, cands):
 @nb.njit(inline="always")
 def builtin_reaction_nb(rng, view, d, attacker, can_dodge):
     """none | dodge | guard | auto (dodge when its chance >= the sheet's threshold, else guard)."""
-    how = view.sc.chars[d, CF.S_REACTION]
+    how = view.sheet[CF.S_REACTION]
     if how == RE.NONE:
         return 0
     if how == RE.DODGE:
         return 1 if can_dodge else 2
     if how == RE.GUARD:
         return 2
-    if can_dodge and p_success216_nb(view.sc.chars[d, CF.DODGE], 0) >= view.sc.chars[d, CF.S_DODGE_MIN]:
+    if can_dodge and p_success216_nb(view.sheet[CF.DODGE], 0) >= view.sheet[CF.S_DODGE_MIN]:
         return 1
     return 2
 
 
+@nb.njit(inline="always")
+def oracle_focus_nb(rng, view, actor, cands):
+    """ORACLE: the candidate with the lowest exact HP (the judge's table; ties: sheet order)."""
+    best = -1
+    m = cands
+    while m:
+        j = lowest_nb(m)
+        m &= m - U1
+        if best < 0 or view.bs[j, B.HP] < view.bs[best, B.HP]:
+            best = j
+    return best
+
+
+_ = dice_mean2_nb  # the engine's own copy reads the scenario; the view's is _mean2_nb

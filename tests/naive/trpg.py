@@ -7,9 +7,11 @@ character as a plain object with named fields — nothing from ``sim/trpg/game_n
 and no strategy code: the built-in target / reaction strategies are re-stated below.
 
 :func:`naive_combat` replays combat ``g`` of run ``key`` the way the engine schedules
-it: the same xoshiro stream (``seed_stream_nb(rng, key, g)``), every 3d6 as three
-``randint_nb(rng, 6)``, a dice expression as one ``randint_nb`` per die (groups left to right),
-and random choices by ``choose_bit_nb`` on the mask of candidates. Where the pages leave an
+it: every die and the rules' other chance event (the fumble's random ally) from the rules'
+xoshiro stream (``seed_stream_nb(rng, key, g, RULES)``), each side's decisions (a random
+target) from that side's own stream (``seed_stream_nb(rng, key, g, 1 + side)``), every 3d6
+as three ``randint_nb(rng, 6)``, a dice expression as one ``randint_nb`` per die (groups
+left to right), and random choices by ``choose_bit_nb`` on the mask of candidates. Where the pages leave an
 order open (which ally tries a cover, which weapon guards, how a step on the grid goes)
 the reference takes the engine's documented choice, so the streams line up draw by draw.
 
@@ -72,6 +74,14 @@ def p216(target: int) -> int:
     return n
 
 
+def hp_band(hp: int, max_hp: int) -> int:
+    """HP as the table shows it: 0 (HP <= 0), 1 (up to a third of the maximum), 2 (up to
+    two thirds), 3 (more) — docs/rules/trpg.md "What the player knows"."""
+    if hp <= 0:
+        return 0
+    return 1 if 3 * hp <= max_hp else 2 if 3 * hp <= 2 * max_hp else 3
+
+
 def mean2(d: Dice) -> int:
     """Twice the mean of a dice expression (an integer)."""
     return 2 * d.constant + sum(c * (s + 1) for c, s in d.groups)
@@ -80,9 +90,9 @@ def mean2(d: Dice) -> int:
 class Rng:
     """The engine's per-combat stream, drawn one value at a time from Python."""
 
-    def __init__(self, key, g: int):
+    def __init__(self, key, g: int, stream: int = 0):
         self.state = np.zeros(4, np.uint64)
-        seed_stream_nb(self.state, key, g)
+        seed_stream_nb(self.state, key, g, stream)
         self.draws = 0
 
     def die(self, sides: int) -> int:
@@ -234,9 +244,10 @@ def build_chars(cfg: dict) -> list[Char]:
 
 
 class Combat:
-    def __init__(self, cfg: dict, rng: Rng, quirks: Iterable[str] = ENGINE_QUIRKS):
+    def __init__(self, cfg: dict, rng: Rng, quirks: Iterable[str] = ENGINE_QUIRKS, side_rngs=None):
         self.cfg = cfg
-        self.rng = rng
+        self.rng = rng  # the rules' stream: dice and the rules' chance events
+        self.side_rngs = side_rngs  # side -> that side's decision stream
         self.quirks = frozenset(quirks)
         unknown = self.quirks - KNOWN_QUIRKS
         if unknown:
@@ -248,6 +259,7 @@ class Combat:
         self.grid = rules.get("grid", "line") == "grid"                    # R-6
         self.sleep = max(0, int(rules.get("awake_hours", 0)) - 18)         # +1 per hour past 18
         self.symptoms = [(int(s["max"]), int(s.get("penalty", 0))) for s in cfg.get("symptoms", [])]
+        self.hp_public = bool(rules.get("hp_public", False))  # what the table shows of HP
         sides = list(cfg["scenario"]["sides"])
         self.n_sides = len(sides)
         self.first = sides.index(cfg["scenario"].get("first", sides[0]))
@@ -339,8 +351,13 @@ class Combat:
     def choose_target(self, c: Char, cands: list[Char]) -> Char:
         how = c.strategy["target"]
         if how == "random":
-            return self.rng.pick(cands)
-        if how == "weakest":
+            return self.side_rngs[c.side].pick(cands)  # the side's own stream
+        if how == "weakest":  # the lowest HP band (exact HP only with rules.hp_public)
+            if self.hp_public:
+                key = lambda j: -j.hp  # noqa: E731
+            else:
+                key = lambda j: -hp_band(j.hp, j.max_hp)  # noqa: E731
+        elif how == "oracle_focus":  # an oracle: exact HP whatever the rules show
             key = lambda j: -j.hp  # noqa: E731
         elif how == "nearest":
             key = lambda j: -self.dist(c, j)  # noqa: E731
@@ -615,7 +632,7 @@ class Combat:
             "standing": [int(c.can_act) for c in self.chars],
             "dealt": [c.dealt for c in self.chars],
             "taken": [c.taken for c in self.chars],
-            "draws": self.rng.draws,
+            "draws": self.rng.draws + sum(r.draws for r in (self.side_rngs or ())),
         }
 
 
@@ -630,4 +647,5 @@ def naive_combat(scenario, key, g: int, quirks: Iterable[str] = ENGINE_QUIRKS) -
     from the pages; ``quirks=()`` is the pages' reading.
     """
     cfg = scenario if isinstance(scenario, dict) else scenario.config
-    return Combat(cfg, Rng(key, g), quirks).play()
+    sides = len(cfg["scenario"]["sides"])
+    return Combat(cfg, Rng(key, g), quirks, [Rng(key, g, 1 + s) for s in range(sides)]).play()
