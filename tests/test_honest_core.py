@@ -8,6 +8,7 @@ from collections import namedtuple
 from sim.core.rng import RULES, next_u64_nb, seed_stream_nb, splitmix64_nb
 from sim.core.seeding import run_key
 from sim.core.trace import Trace, emit_nb, log_rows, matches, new_log, parse_find, trace_lines
+from sim.core.nrt import unmanaged_nb
 from sim.core.views import is_oracle, oracle_label, oracles, readonly_nb
 from sim.errors import SimInputError
 
@@ -158,3 +159,20 @@ def test_trace_lines_end_with_the_result():
     tr = Trace(game=4, events=[{"event": "x", "text": "t"}], result={"winner": "draw"})
     lines = trace_lines(tr, 9)
     assert lines[-1]["event"] == "result" and lines[-1]["winner"] == "draw" and lines[-1]["game"] == 4
+
+
+@nb.njit
+def _writes_through_unmanaged(a, log):
+    from_view = unmanaged_nb(a)
+    for i in range(a.shape[0]):
+        from_view[i] = i + 1
+        emit_nb(log, 1, i)
+    return from_view.sum()
+
+
+def test_emit_keeps_the_callers_writes_into_refcount_free_views():
+    """Regression: an inlined emit_nb overload once dropped stores into unmanaged arrays
+    (every TRPG combat froze into a draw)."""
+    for log in (None, new_log(16)):
+        a = np.zeros(5, np.int64)
+        assert _writes_through_unmanaged(a, log) == 15 and a.tolist() == [1, 2, 3, 4, 5]
