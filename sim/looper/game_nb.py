@@ -99,6 +99,7 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, ou
         wsetup[:] = 0
         wpos[:] = 0
         wstress[:] = 0
+        B.stress[:] = 0  # the judge's: an oracle must not see the last game's
         # --- scriptwriter setup (secret) ---
         w_setup(wrng, writer_view_nb(rules, 0, 0, np.uint64(0), -1, wsetup, wpos, wstress), w_params, wsetup)
         for j in range(setup.shape[0]):
