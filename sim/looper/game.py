@@ -12,7 +12,7 @@ from sim.core.seeding import python_rng, run_key
 from sim.core.stats import wilson
 from sim.core.trace import Trace, log_rows, new_log
 from sim.core.views import is_oracle
-from sim.looper.enums import I
+from sim.looper.enums import Ev, I
 from sim.looper.game_nb import (C_DAYS, C_GAMES, C_KEY_DEATHS, C_LOOPS, C_PROT_DEATHS, C_WINS,
                                 C_WRONG_NAME, chunk_kernel, new_counts)
 from sim.looper.views import oracle_view_nb, player_view_nb
@@ -135,10 +135,10 @@ def trace(roster: Setup, player, scriptwriter, seed: int, game: int, *, spawn: t
     kernel_for(p, w)(run_key(seed, *spawn), game, 1, R, params,
                      bool(roster.rules.get("wrong_name_ends_game", False)), roster.fixed_key, out, log)
     rows, cut = log_rows(log)
-    evs = decode(rows, roster, text=events)
     totals = {k: np.asarray(v) for k, v in out._asdict().items()}
-    result = result_of(totals, roster, named=[e["named"] for e in evs if e["event"] == "name"])
-    return Trace(game=game, events=evs if events else [], result=result, cut=cut)
+    named = [roster.ids[int(r[2])] if 0 <= r[2] < roster.n_chars else str(int(r[2])) for r in rows if r[0] == Ev.NAME]
+    result = result_of(totals, roster, named=named)
+    return Trace(game=game, events=decode(rows, roster) if events else [], result=result, cut=cut)
 
 
 def writer_params(w: ScriptwriterStrategy, roster: Setup, seed: int, spawn: tuple[int, ...] = ()) -> np.ndarray:
