@@ -23,7 +23,7 @@ from sim.core.seeding import python_rng, run_key
 from sim.looper import build_config, compile_setup, resolve_day
 from sim.looper.game import run
 from sim.looper.game_nb import (C_DAYS, C_KEY_DEATHS, C_LOOPS, C_PROT_DEATHS, C_WINS,
-                                C_WRONG_NAME, new_counts, play_chunk)
+                                C_WRONG_NAME, new_counts)
 from strategies.looper import PLAYERS, SCRIPTWRITERS
 from strategies.looper.adversarial import search_setups
 from tests.naive.looper import location_ids, naive_day, naive_game, roster_ids
@@ -270,9 +270,10 @@ def writer_params(roster_name, roster, writer_name, seed=0):
 
 
 def engine_game(roster, key, g, p, w, params, wrong_ends):
+    from sim.looper.game import kernel_for
+
     out = new_counts(roster.nb)
-    play_chunk(key, g, 1, roster.nb, p.move, p.name_key, w.setup, w.choose, params, wrong_ends, out,
-               roster.fixed_key)
+    kernel_for(p, w)(key, g, 1, roster.nb, params, wrong_ends, roster.fixed_key, out, None)
     return out
 
 
@@ -315,6 +316,7 @@ GAME_CASES = [
     ("expansion", "deducer", "random", 60),
     ("pinned", "deducer", "random", 60),
     ("pinned", "cautious", "adversarial", 30),
+    ("named", "oracle_key", "random", 60),   # the oracle view (the judge's state) lines up too
 ]
 
 

@@ -6,9 +6,12 @@ attribute classes, candidates) are uint64 masks. A day is split in two kernels
 around the scriptwriter's choices, so the same code serves the numba game loop (which
 calls the scriptwriter strategy) and the Python API (which calls a Python ``choose``):
 
-    n_req = day_start_nb(pos, alive, R, B)      # stress, movement, fixed deaths, requests
+    n_req = day_start_nb(pos, alive, R, B, log)      # stress, movement, fixed deaths, requests
     B.req_victim[r] = chosen victim for r < n_req
-    dead = day_finish_nb(pos, alive, n_req, R, B)  # chosen deaths, announcements
+    dead = day_finish_nb(pos, alive, n_req, R, B, log)  # chosen deaths, announcements
+
+``log`` is an event log (:mod:`sim.core.trace`) or None: the batch passes None, and every
+``emit_nb`` then compiles to nothing; a trace passes a log and gets the day's events.
 """
 from collections import namedtuple
 
@@ -16,7 +19,8 @@ import numba as nb
 import numpy as np
 
 from sim.core.bits import lowest_nb, popcount_nb
-from sim.looper.enums import F, I, Kind, M
+from sim.core.trace import emit_nb
+from sim.looper.enums import Ev, F, I, Kind, M
 from sim.looper.roster import effect_masks_nb
 
 U0 = np.uint64(0)
@@ -48,13 +52,22 @@ def day_buffers_nb(R):
     )
 
 
+@nb.njit
+def ev_nb(log, code, a, b, c, d, e, f, g):
+    """:func:`sim.core.trace.emit_nb` behind a plain call. Its ``inline="always"`` overload,
+    inlined straight into the game kernel, miscompiled it (a store to ``B.req_victim`` read
+    back as 0 on the next line); one call level away it is right, and with ``log`` None
+    this is an empty function LLVM drops."""
+    emit_nb(log, code, a, b, c, d, e, f, g)
+
+
 @nb.njit(inline="always")
 def _bit_nb(i):
     return U1 << np.uint64(i)
 
 
 @nb.njit
-def _add_stress_nb(e, a, src_loc, R, B, masks):
+def _add_stress_nb(e, a, src_loc, R, B, masks, log):
     """Apply stress effect e of actor a standing in src_loc (R-8, R-9)."""
     l = B.dest[src_loc]
     t = B.occ[l] & masks[e, M.A] & ~masks[e, M.NONE]
@@ -66,6 +79,7 @@ def _add_stress_nb(e, a, src_loc, R, B, masks):
         i = lowest_nb(t)
         t &= t - U1
         B.raw[i] += amt
+        ev_nb(log, Ev.STRESS_SRC, i, a, e, amt, 0, 0, 0)
         if amt > 0:
             B.givers[i] |= ga
 
@@ -83,7 +97,7 @@ def _kill_nb(mask, e, B):
 
 
 @nb.njit
-def day_start_nb(pos, alive, R, B):
+def day_start_nb(pos, alive, R, B, log=None):
     """Stress, movement and every death rule that needs no choice.
 
     Returns the number of "one character dies" requests written to
@@ -118,6 +132,8 @@ def day_start_nb(pos, alive, R, B):
             if alive & _bit_nb(a):
                 neg |= B.occ[pos[a]] & masks[e, M.A]
     B.st[S_NEG] = neg
+    if neg:
+        ev_nb(log, Ev.NEGATED, np.int64(neg), 0, 0, 0, 0, 0, 0)
     live = alive & ~neg  # characters whose effects work today
 
     if R.info[I.HAS_GRANT]:
@@ -145,7 +161,7 @@ def day_start_nb(pos, alive, R, B):
         if eff[e, F.KIND] == Kind.STRESS:
             a = eff[e, F.ACTOR]
             if live & _bit_nb(a):
-                _add_stress_nb(e, a, pos[a], R, B, masks)
+                _add_stress_nb(e, a, pos[a], R, B, masks, log)
     # Conditional effects all read the unconditional snapshot.
     for e in range(ne):
         B.fire[e] = 0
@@ -156,9 +172,11 @@ def day_start_nb(pos, alive, R, B):
     for e in range(ne):
         if B.fire[e]:
             a = eff[e, F.ACTOR]
-            _add_stress_nb(e, a, pos[a], R, B, masks)
+            _add_stress_nb(e, a, pos[a], R, B, masks, log)
     for i in range(n):
         B.stress[i] = max(B.raw[i], 0) if alive & _bit_nb(i) else 0
+        if B.raw[i] != 0 or B.givers[i] != U0:
+            ev_nb(log, Ev.STRESS, i, B.stress[i], B.raw[i], 0, 0, 0, 0)
 
     # ---- 2. movement phase ----
     for i in range(n):
@@ -168,6 +186,7 @@ def day_start_nb(pos, alive, R, B):
             a = eff[e, F.ACTOR]
             if live & _bit_nb(a) and B.stress[a] >= eff[e, F.THRESHOLD]:
                 B.pos2[a] = nxt[pos[a]]
+                ev_nb(log, Ev.WALK, a, pos[a], B.pos2[a], e, 0, 0, 0)
     for l in range(L):
         B.occ2[l] = U0
     for i in range(n):
@@ -189,6 +208,8 @@ def day_start_nb(pos, alive, R, B):
         elif k == Kind.MISREPORT_DEATHS:
             B.misrep[B.pos2[a]] = 1
     B.st[S_PROT] = prot
+    if prot:
+        ev_nb(log, Ev.PROTECTED, np.int64(prot), 0, 0, 0, 0, 0, 0)
 
     nreq = 0
     for e in range(ne):
@@ -279,7 +300,7 @@ def day_start_nb(pos, alive, R, B):
 
 
 @nb.njit
-def day_finish_nb(pos, alive, nreq, R, B):
+def day_finish_nb(pos, alive, nreq, R, B, log=None):
     """Apply the chosen deaths, the slaughter rule and the announcements; return the dead mask."""
     eff = R.effects
     for r in range(nreq):
@@ -302,4 +323,5 @@ def day_finish_nb(pos, alive, nreq, R, B):
         t &= t - U1
         l = B.pos2[i]
         B.ann[i] = R.next_loc[l] if B.misrep[l] else l  # R-11
+        ev_nb(log, Ev.DEATH, i, B.killer[i], eff[B.killer[i], F.ACTOR], l, 0, 0, 0)
     return dead

@@ -1,6 +1,13 @@
 """Integer enums of the Looper kernels (NamedTuple instances constant-fold inside njit)."""
 from collections import namedtuple
 
+from sim.core.rng import RULES
+
+# Random streams of one game (sim.core.rng.seed_stream_nb(state, key, g, side)): each side
+# decides from its own stream, so nothing a side holds lets it compute the other's draws.
+# The Looper's rules have no chance events of their own: RULES is reserved, never drawn.
+Stream = namedtuple("Stream", ("RULES", "PLAYER", "SCRIPTWRITER"))(RULES, 1, 2)
+
 # Effect kinds; the TOML spelling is the field name in lower case.
 _KINDS = (
     "STRESS",                  # add `amount` to matching characters in the actor's location
@@ -37,9 +44,11 @@ N_FIELDS = len(_FIELDS)
 # Columns of the per-effect character masks derived from attribute masks.
 M = namedtuple("M", ("A", "NONE", "B"))(0, 1, 2)
 
-# Slots of the int64 `info` vector shared with strategies.
+# Slots of the int64 `info` vector of the public rules (RosterNB.info): constants of the
+# configuration only. The clock (loop, day) and the key person are not rules: views carry
+# them as their own fields (sim/looper/views.py), the key person only in the judge's.
 _INFO = ("N_CHARS", "N_LOC", "MAX_LOOPS", "DAYS", "MOVES", "N_PERM", "N_GUEST", "MUST_NAME",
-         "HAS_GRANT", "LOOP", "DAY", "KEY", "PROTAGONIST")
+         "HAS_GRANT", "PROTAGONIST")
 I = namedtuple("I", _INFO)(*range(len(_INFO)))
 N_INFO = len(_INFO)
 
@@ -76,3 +85,29 @@ assert set(SCHEMA) == set(KIND_NAMES)
 # character must drop the effects that name it (``sim looper loo``, P-14).
 CHAR_FIELDS = ("other", "victim", "rule_of", "instead_of")
 assert set(CHAR_FIELDS) <= {f for fields in SCHEMA.values() for f in fields}
+
+# Event codes of a traced game (sim.core.trace.emit_nb rows; decoded by sim/looper/trace.py).
+_EVENTS = (
+    "SETUP_KEY",     # key, the strategy's pick, pinned (P-13)
+    "SETUP_PERM",    # j, character, location                     permanent move (R-3 setup 2)
+    "SETUP_GUEST",   # k, day, character, location                guest move (setup 3)
+    "LOOP_START",    # loop
+    "DAY_START",     # loop, day
+    "MOVE",          # character, location, status (MoveStatus)   the player's move (R-6, P-7)
+    "GUEST",         # character, location, applied               today's guest move
+    "NEGATED",       # mask                                       Psychic Misa (R-12, P-1)
+    "STRESS_SRC",    # target, actor, effect, amount              one source of stress (R-8, R-9)
+    "STRESS",        # character, stress, raw sum                 the day's stress (R-7 1)
+    "WALK",          # character, from, to, effect                Kenkichi's move (R-7 2)
+    "PROTECTED",     # mask                                       Princess Flute (P-12)
+    "CHOICE",        # actor, effect, candidates, victim          the scriptwriter picks (R-10)
+    "DEATH",         # character, effect, actor, true place       a death and its rule (P-11)
+    "ANNOUNCE",      # character, announced place, true place     (R-11)
+    "NAME",          # loop, named, right                         R-2 variant
+    "LOOP_END",      # loop, day, why (LoopEnd)
+    "GAME_END",      # won, won loop, loops used, days
+)
+Ev = namedtuple("Ev", _EVENTS)(*range(1, len(_EVENTS) + 1))
+EVENT_NAMES = {i + 1: k.lower() for i, k in enumerate(_EVENTS)}
+MoveStatus = namedtuple("MoveStatus", ("DONE", "OVERRIDDEN", "DEAD", "REPEATED"))(0, 1, 2, 3)
+LoopEnd = namedtuple("LoopEnd", ("PROTAGONIST", "KEY", "BOTH", "SURVIVED", "WRONG_NAME"))(1, 2, 3, 4, 5)

@@ -10,9 +10,12 @@ import polars as pl
 from sim.core.runner import DEFAULT_CHUNK, GameResult, run_games
 from sim.core.seeding import python_rng, run_key
 from sim.core.stats import wilson
-from sim.looper.enums import I
+from sim.core.trace import Trace, log_rows, new_log
+from sim.core.views import is_oracle
+from sim.looper.enums import Ev, I
 from sim.looper.game_nb import (C_DAYS, C_GAMES, C_KEY_DEATHS, C_LOOPS, C_PROT_DEATHS, C_WINS,
                                 C_WRONG_NAME, chunk_kernel, new_counts)
+from sim.looper.views import oracle_view_nb, player_view_nb
 from sim.looper.roster import Setup, build_config, compile_setup
 
 if TYPE_CHECKING:  # annotations only: strategies import the game, not the other way round
@@ -88,9 +91,10 @@ def run(
     key = run_key(seed, *spawn)
     wrong_ends = bool(roster.rules.get("wrong_name_ends_game", False))
     R = roster.nb
-    kernel = chunk_kernel(p.move, p.name_key, w.setup, w.choose)
+    kernel = kernel_for(p, w)
     res = run_games(games, lambda: new_counts(R),
-                    lambda start, count, out: kernel(key, start, count, R, params, wrong_ends, roster.fixed_key, out),
+                    lambda start, count, out: kernel(key, start, count, R, params, wrong_ends, roster.fixed_key, out,
+                                                     None),
                     chunk_size=chunk_size, threads=threads, progress=progress, start=start,
                     on_chunk=on_chunk)
     out = LooperResult(roster=roster, seed=seed, player=p.name, scriptwriter=w.name, totals=res.totals,
@@ -98,6 +102,43 @@ def run(
     if tables:
         out.tables = summary_tables(out)
     return out
+
+
+def kernel_for(p: PlayerStrategy, w: ScriptwriterStrategy):
+    """The chunk kernel of a player and a scriptwriter; an ``oracle_…`` player gets the
+    judge's state as its view (bound at specialization), every other one the PlayerView."""
+    return chunk_kernel(p.move, p.name_key, w.setup, w.choose, oracle_view_nb if is_oracle(p) else player_view_nb)
+
+
+TRACE_CAPACITY = 1 << 15  # events of one traced game (a base game needs at most ~10 000)
+_TRACE_PARAMS: dict = {}
+
+
+def trace(roster: Setup, player, scriptwriter, seed: int, game: int, *, spawn: tuple[int, ...] = (),
+          events: bool = True) -> Trace:
+    """Game ``game`` of the run with ``seed``, played by the batch kernel with an event log.
+
+    Its ``result`` comes from the same count arrays a one-game batch run fills (so it is
+    ``run(1, seed, start=game)``'s), its events from the log (``events=False``: decoded
+    without text, for ``--find``)."""
+    from sim.looper.trace import decode, result_of
+
+    p, w = resolve_player(player), resolve_scriptwriter(scriptwriter)
+    memo = (id(roster), w.name, seed, tuple(spawn))
+    if _TRACE_PARAMS.get("memo") != memo or _TRACE_PARAMS.get("roster") is not roster \
+            or _TRACE_PARAMS.get("writer") is not w:
+        _TRACE_PARAMS.update(memo=memo, roster=roster, writer=w, params=writer_params(w, roster, seed, spawn))
+    params = _TRACE_PARAMS["params"]
+    R = roster.nb
+    out = new_counts(R)
+    log = new_log(TRACE_CAPACITY)
+    kernel_for(p, w)(run_key(seed, *spawn), game, 1, R, params,
+                     bool(roster.rules.get("wrong_name_ends_game", False)), roster.fixed_key, out, log)
+    rows, cut = log_rows(log)
+    totals = {k: np.asarray(v) for k, v in out._asdict().items()}
+    named = [roster.ids[int(r[2])] if 0 <= r[2] < roster.n_chars else str(int(r[2])) for r in rows if r[0] == Ev.NAME]
+    result = result_of(totals, roster, named=named)
+    return Trace(game=game, events=decode(rows, roster) if events else [], result=result, cut=cut)
 
 
 def writer_params(w: ScriptwriterStrategy, roster: Setup, seed: int, spawn: tuple[int, ...] = ()) -> np.ndarray:
@@ -165,5 +206,5 @@ def summary_tables(r: LooperResult) -> dict[str, pl.DataFrame]:
     return {"summary": summary, "wins_by_loop": wins_by_loop, "deaths": deaths, "key_person": key_person}
 
 
-__all__ = ["LooperResult", "play", "run", "resolve_player", "resolve_setup", "resolve_scriptwriter",
+__all__ = ["LooperResult", "play", "run", "trace", "kernel_for", "resolve_player", "resolve_setup", "resolve_scriptwriter",
            "summary_tables", "I"]

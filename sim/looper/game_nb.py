@@ -2,14 +2,21 @@
 
 Strategy hooks (all ``@njit``; see docs/looper.md and strategies/looper/):
 
-    player.move(rng, view: PlayerView, mem, out) -> int    # fills out[k] = (char, loc)
-    player.name_key(rng, view: PlayerView, mem) -> int     # R-2 variant: named character
-    scriptwriter.setup(rng, view: WriterView, params, out)  # key, permanent and guest moves
+    player.move(rng, view: PlayerView, own: Scratch, out) -> int  # fills out[k] = (char, loc)
+    player.name_key(rng, view: PlayerView, own: Scratch) -> int   # R-2 variant: named character
+    scriptwriter.setup(rng, view: WriterView, params, out)        # key, permanent and guest moves
     scriptwriter.choose(rng, view: WriterView, params, actor, candidates) -> int
 
-``rng`` is the game's own xoshiro256** state; ``mem`` an int64[256] scratch that
-persists across the days and loops of one game. A ``PlayerView`` holds only what the
-player knows (rules, initial layout, its own moves, announcements, loop ends).
+Each side's ``rng`` is its own xoshiro256** stream of the game (``Stream.PLAYER``,
+``Stream.SCRIPTWRITER``; one-way seeding, :mod:`sim.core.rng`), so a player that steps its
+generator back reaches only its own start. Views are built from whitelists
+(:mod:`sim.looper.views`) for each decision, every array read-only; ``own`` is the
+player's writable scratch (``mem`` int64[256], kept across the days and loops of one game,
+and a day buffer for what-if days). ``p_view`` is bound with the player: the honest
+:func:`~sim.looper.views.player_view_nb`, or the judge's state for ``oracle_…`` players.
+
+``log`` is None for the batch (every ``emit_nb`` compiles to nothing) or an event log
+(:mod:`sim.core.trace`) when a game is traced: the same kernel either way.
 """
 from collections import namedtuple
 
@@ -18,13 +25,11 @@ import numpy as np
 from sim.core.bits import lowest_nb
 from sim.core.kernels import kernel_template, specialize
 from sim.core.rng import seed_stream_nb
-from sim.looper.enums import I
-from sim.looper.day_nb import day_buffers_nb, day_finish_nb, day_start_nb
+from sim.looper.enums import Ev, I, LoopEnd, MoveStatus, Stream
+from sim.looper.day_nb import day_buffers_nb, day_finish_nb, day_start_nb, ev_nb
+from sim.looper.views import (OracleView, PlayerView, Scratch, WriterView, oracle_view_nb,  # noqa: F401
+                              player_view_nb, rules_view_nb, writer_view_nb)
 
-# ``rules`` is the public RosterNB; ``buf`` a DayBuf a strategy may use for its own
-# what-if days (e.g. strategies.looper.common.at_risk).
-PlayerView = namedtuple("PlayerView", "rules info ann moves loop_end named known buf")
-WriterView = namedtuple("WriterView", "rules info pos alive stress setup buf")
 Counts = namedtuple("Counts", "scalars wins_by_loop deaths key_games key_wins end_day")
 # scalars slots
 C_GAMES, C_WINS, C_LOOPS, C_DAYS, C_PROT_DEATHS, C_KEY_DEATHS, C_WRONG_NAME = range(7)
@@ -51,8 +56,8 @@ def setup_size(R) -> int:
 
 
 # The template's hooks are bound to real strategies by sim.core.kernels.specialize.
-@kernel_template(hooks=("p_move", "p_name", "w_setup", "w_choose"))
-def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, out):
+@kernel_template(hooks=("p_move", "p_name", "p_view", "w_setup", "w_choose"))
+def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, out, log):
     """Template: games [start, start+count) with the bound strategy hooks."""
     n = R.info[I.N_CHARS]
     L = R.info[I.N_LOC]
@@ -62,20 +67,21 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, ou
     nperm = R.info[I.N_PERM]
     must_name = R.info[I.MUST_NAME]
     B = day_buffers_nb(R)
-    rng = np.zeros(4, np.uint64)
-    pinfo = R.info.copy()
-    winfo = R.info.copy()
+    rules = rules_view_nb(R)  # public; the same read-only arrays for both sides
+    prng = np.zeros(4, np.uint64)
+    wrng = np.zeros(4, np.uint64)
+    # the player's own copies of what it was told
     ann = np.full((loops, days, n), -1, np.int64)
     moves = np.full((loops, days, max(mpd, 1), 2), -1, np.int64)
     loop_end = np.zeros(loops, np.int64)
     named = np.full(loops, -1, np.int64)
-    known = np.zeros(1, np.uint64)
-    setup = np.zeros(1 + 2 * nperm + 2 * R.info[I.N_GUEST], np.int64)
+    own = Scratch(np.zeros(MEM, np.int64), day_buffers_nb(R))
+    # the scriptwriter's: its setup as it made it, the town when it chooses
+    wsetup = np.zeros(1 + 2 * nperm + 2 * R.info[I.N_GUEST], np.int64)
     wpos = np.zeros(n, np.int64)
-    walive = np.zeros(1, np.uint64)
-    pv = PlayerView(R, pinfo, ann, moves, loop_end, named, known, day_buffers_nb(R))
-    wv = WriterView(R, winfo, wpos, walive, B.stress, setup, day_buffers_nb(R))
-    mem = np.zeros(MEM, np.int64)
+    wstress = np.zeros(n, np.int64)
+    # the judge's
+    setup = np.zeros(wsetup.shape[0], np.int64)
     mv = np.zeros((max(mpd, 1), 2), np.int64)
     base = np.zeros(n, np.int64)
     pos = np.zeros(n, np.int64)
@@ -83,26 +89,27 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, ou
     for i in range(n):
         full |= np.uint64(1) << np.uint64(i)
     for g in range(start, start + count):
-        seed_stream_nb(rng, key, g)
+        seed_stream_nb(prng, key, g, Stream.PLAYER)
+        seed_stream_nb(wrng, key, g, Stream.SCRIPTWRITER)
         ann[:] = -1
         moves[:] = -1
         loop_end[:] = 0
         named[:] = -1
-        mem[:] = 0
-        pinfo[I.LOOP] = 0
-        pinfo[I.DAY] = 0
-        pinfo[I.KEY] = -1  # hidden from the player
-        winfo[I.LOOP] = 0
-        winfo[I.DAY] = 0
-        winfo[I.KEY] = -1
+        own.mem[:] = 0
+        wsetup[:] = 0
+        wpos[:] = 0
+        wstress[:] = 0
+        B.stress[:] = 0  # the judge's: an oracle must not see the last game's
         # --- scriptwriter setup (secret) ---
-        w_setup(rng, wv, w_params, setup)
+        w_setup(wrng, writer_view_nb(rules, 0, 0, np.uint64(0), -1, wsetup, wpos, wstress), w_params, wsetup)
+        for j in range(setup.shape[0]):
+            setup[j] = wsetup[j]
         if fixed_key > 0:  # P-13: after the strategy's draws, so its other choices are unchanged
             setup[0] = fixed_key
         kp = setup[0]
         if kp < 1 or kp >= n:
             raise ValueError("scriptwriter setup: key person must be a table character (R-3)")
-        winfo[I.KEY] = kp
+        ev_nb(log, Ev.SETUP_KEY, kp, wsetup[0], fixed_key > 0, 0, 0, 0, 0)
         for i in range(n):
             base[i] = R.home[i]
         wmoved = np.uint64(0)
@@ -116,24 +123,26 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, ou
                 raise ValueError("scriptwriter setup: permanent moves need distinct characters")
             wmoved |= bc
             base[c] = l
+            ev_nb(log, Ev.SETUP_PERM, j, c, l, 0, 0, 0, 0)
         gbase = 1 + 2 * nperm
         for j in range(R.info[I.N_GUEST]):
             c = setup[gbase + 2 * j]
             l = setup[gbase + 2 * j + 1]
             if c < 1 or c >= n or l < 0 or l >= L:
                 raise ValueError("scriptwriter setup: bad guest move")
+        for d in range(1, days + 1):
+            if R.guest_day[d] >= 0:
+                k = R.guest_day[d]
+                ev_nb(log, Ev.SETUP_GUEST, k, d, setup[gbase + 2 * k], setup[gbase + 2 * k + 1], 0, 0, 0)
         won_loop = -1
         loops_used = 0
         for lp in range(loops):
             loops_used = lp + 1
-            pinfo[I.LOOP] = lp
-            winfo[I.LOOP] = lp
+            ev_nb(log, Ev.LOOP_START, lp, 0, 0, 0, 0, 0, 0)
             alive = full
-            known[0] = full
             survived = True
             for d in range(1, days + 1):
-                pinfo[I.DAY] = d
-                winfo[I.DAY] = d
+                ev_nb(log, Ev.DAY_START, lp, d, 0, 0, 0, 0, 0)
                 out.scalars[C_DAYS] += 1
                 for i in range(n):
                     pos[i] = base[i]
@@ -144,7 +153,10 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, ou
                     gc = setup[gbase + 2 * gk]
                     moved_today |= np.uint64(1) << np.uint64(gc)
                 # --- player moves (R-6: scriptwriter precedence, silently) ---
-                k = p_move(rng, pv, mem, mv) if mpd > 0 else 0
+                k = 0
+                if mpd > 0:
+                    k = p_move(prng, p_view(rules, lp, d, alive, ann, moves, loop_end, named, kp, setup, pos,
+                                            B.stress), own, mv)
                 done = np.uint64(0)
                 for j in range(min(k, mpd)):
                     c = mv[j, 0]
@@ -153,34 +165,42 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, ou
                         raise ValueError("player move out of range")
                     bc = np.uint64(1) << np.uint64(c)
                     if done & bc:
+                        ev_nb(log, Ev.MOVE, c, l, MoveStatus.REPEATED, 0, 0, 0, 0)
                         continue  # one move per character and day
                     done |= bc
                     moves[lp, d - 1, j, 0] = c
                     moves[lp, d - 1, j, 1] = l
                     if (alive & bc) and not (moved_today & bc):
                         pos[c] = l
+                        ev_nb(log, Ev.MOVE, c, l, MoveStatus.DONE, 0, 0, 0, 0)
+                    elif alive & bc:
+                        ev_nb(log, Ev.MOVE, c, l, MoveStatus.OVERRIDDEN, 0, 0, 0, 0)
+                    else:
+                        ev_nb(log, Ev.MOVE, c, l, MoveStatus.DEAD, 0, 0, 0, 0)
                 if gc >= 0:
                     pos[gc] = setup[gbase + 2 * gk + 1]
+                    ev_nb(log, Ev.GUEST, gc, pos[gc], (alive >> np.uint64(gc)) & np.uint64(1), 0, 0, 0, 0)
                 # --- resolve the day ---
-                for i in range(n):
-                    wpos[i] = pos[i]
-                walive[0] = alive
-                nreq = day_start_nb(pos, alive, R, B)
-                for i in range(n):
-                    wpos[i] = B.pos2[i]
+                nreq = day_start_nb(pos, alive, R, B, log)
+                if nreq > 0:
+                    for i in range(n):
+                        wpos[i] = B.pos2[i]
+                        wstress[i] = B.stress[i]
                 for r in range(nreq):
-                    B.req_victim[r] = w_choose(rng, wv, w_params, B.req_actor[r], B.req_cand[r])
+                    B.req_victim[r] = w_choose(wrng, writer_view_nb(rules, lp, d, alive, kp, wsetup, wpos, wstress),
+                                               w_params, B.req_actor[r], B.req_cand[r])
                     if not ((B.req_cand[r] >> np.uint64(B.req_victim[r])) & np.uint64(1)):
                         raise ValueError("scriptwriter choose returned a non-candidate")
-                dead = day_finish_nb(pos, alive, nreq, R, B)
+                    ev_nb(log, Ev.CHOICE, B.req_actor[r], B.req_eff[r], np.int64(B.req_cand[r]), B.req_victim[r], 0, 0, 0)
+                dead = day_finish_nb(pos, alive, nreq, R, B, log)
                 t = dead
                 while t:
                     i = lowest_nb(t)
                     t &= t - np.uint64(1)
                     ann[lp, d - 1, i] = B.ann[i]
                     out.deaths[i, B.killer[i]] += 1
-                alive &= ~dead
-                known[0] = alive  # the player hears every death (place may be false)
+                    ev_nb(log, Ev.ANNOUNCE, i, B.ann[i], B.pos2[i], 0, 0, 0, 0)
+                alive &= ~dead  # the player hears every death (the place may be false)
                 kd = (dead >> np.uint64(kp)) & np.uint64(1)
                 pd = dead & np.uint64(1)
                 if kd or pd:
@@ -191,38 +211,46 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, ou
                     loop_end[lp] = d
                     out.end_day[d] += 1
                     survived = False
+                    ev_nb(log, Ev.LOOP_END, lp, d, LoopEnd.BOTH if kd and pd else
+                            (LoopEnd.KEY if kd else LoopEnd.PROTAGONIST), 0, 0, 0, 0)
                     break
             if survived:
                 if must_name:
-                    nm = p_name(rng, pv, mem)
+                    nm = p_name(prng, p_view(rules, lp, days, alive, ann, moves, loop_end, named, kp, setup, pos,
+                                             B.stress), own)
                     named[lp] = nm
+                    ev_nb(log, Ev.NAME, lp, nm, nm == kp, 0, 0, 0, 0)
                     if nm != kp:
                         out.scalars[C_WRONG_NAME] += 1
                         loop_end[lp] = days + 1  # survived, named wrongly (P-9)
                         out.end_day[days + 1] += 1
+                        ev_nb(log, Ev.LOOP_END, lp, days, LoopEnd.WRONG_NAME, 0, 0, 0, 0)
                         if wrong_name_ends:
                             break
                         continue
                 won_loop = lp
                 out.end_day[0] += 1
+                ev_nb(log, Ev.LOOP_END, lp, days, LoopEnd.SURVIVED, 0, 0, 0, 0)
                 break
         out.scalars[C_GAMES] += 1
         out.scalars[C_LOOPS] += loops_used
         out.key_games[kp] += 1
+        ev_nb(log, Ev.GAME_END, won_loop >= 0, won_loop, loops_used, 0, 0, 0, 0)
         if won_loop >= 0:
             out.scalars[C_WINS] += 1
             out.wins_by_loop[won_loop] += 1
             out.key_wins[kp] += 1
 
 
-def chunk_kernel(p_move, p_name, w_setup, w_choose):
-    """The compiled (disk-cached) chunk kernel for one combination of strategies."""
-    return specialize(play_chunk_nb, {"p_move": p_move, "p_name": p_name,
+def chunk_kernel(p_move, p_name, w_setup, w_choose, p_view=player_view_nb):
+    """The compiled (disk-cached) chunk kernel for one combination of strategies and the
+    player's view builder (:func:`~sim.looper.views.oracle_view_nb` for ``oracle_…`` players)."""
+    return specialize(play_chunk_nb, {"p_move": p_move, "p_name": p_name, "p_view": p_view,
                                       "w_setup": w_setup, "w_choose": w_choose})
 
 
 def play_chunk(key, start, count, R, p_move, p_name, w_setup, w_choose, w_params,
-               wrong_name_ends, out, fixed_key=0):
+               wrong_name_ends, out, fixed_key=0, log=None, p_view=player_view_nb):
     """Play games [start, start+count) with the given strategies into ``out`` (Counts)."""
-    chunk_kernel(p_move, p_name, w_setup, w_choose)(key, start, count, R, w_params,
-                                                     wrong_name_ends, fixed_key, out)
+    chunk_kernel(p_move, p_name, w_setup, w_choose, p_view)(key, start, count, R, w_params,
+                                                             wrong_name_ends, fixed_key, out, log)

@@ -36,6 +36,8 @@ class Looper(Game):
     )
     base_keys = frozenset({"config", "set", "expansion"})
     schema = CONFIG_SCHEMA
+    find_keys = ("winner", "loops", "days", "died", "key", "named", "won_loop", "wrong_names")
+    group_word = "day"
 
     def registries(self):
         from strategies.looper import PLAYERS, SCRIPTWRITERS
@@ -59,6 +61,12 @@ class Looper(Game):
 
         return run(games, seed, player=strategies["player"], scriptwriter=strategies["scriptwriter"],
                    roster=setup, **kw)
+
+    def trace(self, setup, strategies, seed, game, *, spawn=(), events=True):
+        from sim.looper.game import trace
+
+        return trace(setup, strategies["player"], strategies["scriptwriter"], seed, game, spawn=spawn,
+                     events=events)
 
     def primary(self, totals):
         from sim.looper.game_nb import C_GAMES, C_WINS

@@ -2,12 +2,14 @@
 
 A player strategy is a pair of ``@njit`` functions::
 
-    move(rng, view: PlayerView, mem: int64[64], out: int64[moves, 2]) -> int
+    move(rng, view: PlayerView, own: Scratch, out: int64[moves, 2]) -> int
         write up to rules.player_moves_per_day (character, location) pairs; return how many
-    name_key(rng, view: PlayerView, mem) -> int
+    name_key(rng, view: PlayerView, own: Scratch) -> int
         only with the R-2 variant: the character the player names at the end of a surviving loop
 
-A scriptwriter strategy is::
+``rng`` is the player's own stream, ``view`` its read-only knowledge (fields: the whitelist
+``sim.looper.views.PLAYER_KNOWS``), ``own`` its writable scratch (``own.mem`` int64[256]
+zeroed per game, ``own.buf`` a day buffer for what-if days). A scriptwriter strategy is::
 
     setup(rng, view: WriterView, params, out: int64[1 + 2*perm + 2*guests])
         out = [key, c1, l1, ..., guest1_char, guest1_loc, ...]
@@ -18,17 +20,21 @@ A scriptwriter strategy is::
 Plug your own in with ``--player mypkg.mymod:func``: ``func`` may be a
 :class:`PlayerStrategy` or a bare ``move`` function (``name_key`` then defaults to a
 random living character). Scriptwriter plug-ins must be :class:`ScriptwriterStrategy`.
-Player strategies that read hidden state must be created with ``oracle=True``; the
-built-in views give them none, so all built-ins are honest.
+A player strategy whose name starts with ``oracle_`` (``sim.core.views.is_oracle``) is given
+the judge's state (an ``OracleView``: the player's fields plus ``key``, ``setup``, ``pos``,
+``stress``) and every output of a run with it is labelled; the other players get only the
+PlayerView, so they cannot read hidden state. ``oracle_key`` is the built-in oracle.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
 from sim.core.plugins import Registry
+from sim.core.views import is_oracle
 from sim.errors import SimInputError
 from strategies.looper import player as _p
 from strategies.looper import scriptwriter as _w
@@ -39,7 +45,6 @@ class PlayerStrategy:
     name: str
     move: Any
     name_key: Any = _p.random_name_nb
-    oracle: bool = False
     doc: str = ""
 
 
@@ -54,6 +59,8 @@ class ScriptwriterStrategy:
 
 def _wrap_player(obj, spec):
     if isinstance(obj, PlayerStrategy):
+        if is_oracle(spec) and not is_oracle(obj):  # mod:oracle_x names an oracle: label it so
+            return dataclasses.replace(obj, name=spec)
         return obj
     if hasattr(obj, "py_func"):  # a bare @njit move function
         return PlayerStrategy(spec, obj)
@@ -75,6 +82,9 @@ PLAYERS.register("cautious", PlayerStrategy("cautious", _p.cautious_move_nb, _p.
                                             doc="moves the protagonist, then anyone, out of visibly deadly places"))
 PLAYERS.register("deducer", PlayerStrategy("deducer", _p.deducer_move_nb, _p.deducer_name_nb,
                                            doc="narrows the key person down from earlier loops and protects the candidates"))
+PLAYERS.register("oracle_key", PlayerStrategy(
+    "oracle_key", _p.oracle_key_move_nb, _p.oracle_key_name_nb,
+    doc="ORACLE: reads the true key person; protects it and the protagonist, names it"))
 SCRIPTWRITERS.register("random", ScriptwriterStrategy("random", _w.random_setup_nb, _w.random_choose_nb,
                                                       doc="uniform key person, moves and choices"))
 

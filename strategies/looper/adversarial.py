@@ -52,7 +52,7 @@ def score_setups(roster, setups: np.ndarray, key: np.ndarray, trials: int, playe
         params = np.ascontiguousarray(setups[r: r + 1])
         for kernel in kernels:
             out = new_counts(R)
-            kernel(key, 0, trials, R, params, False, roster.fixed_key, out)
+            kernel(key, 0, trials, R, params, False, roster.fixed_key, out, None)
             wins[r] += out.scalars[C_WINS]
     return wins
 

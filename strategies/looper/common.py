@@ -1,7 +1,10 @@
 """Helpers for Looper strategies: beliefs about the layout and what-if days.
 
-Everything here reads only a PlayerView (rules, initial layout, own moves,
-announcements), so strategies built on it are honest, not oracles.
+Everything here reads only the fields of a PlayerView (sim/looper/views.py: the public
+rules, the clock, who is alive, announcements, the player's own moves, loop ends and names)
+and writes only the player's own Scratch (``own.mem``, ``own.buf``), so strategies built on
+it are honest, not oracles. (An oracle view has the same fields and more, so they serve
+``oracle_…`` players too.)
 """
 import numba as nb
 import numpy as np
@@ -22,7 +25,7 @@ MEM_GUEST = 32    # MEM_GUEST + 2k, +2k+1: guest move k seen in an announcement 
 @nb.njit
 def at_risk_nb(pos, alive, rules, buf):
     """Characters that a day on ``pos`` would kill or could kill (any choice candidate)."""
-    nreq = day_start_nb(pos, alive, rules, buf)
+    nreq = day_start_nb(pos, alive, rules, buf, None)
     risk = buf.st[S_DEAD]
     for r in range(nreq):
         risk |= buf.req_cand[r]
@@ -41,7 +44,7 @@ def believed_layout_nb(view, mem, pos):
     R = view.rules
     n = R.info[I.N_CHARS]
     days = R.info[I.DAYS]
-    now = view.info[I.LOOP] * days + view.info[I.DAY] - 1
+    now = view.loop * days + view.day - 1
     for t in range(mem[MEM_SEEN], now):
         lp = t // days
         d = t % days
@@ -80,7 +83,7 @@ def believed_layout_nb(view, mem, pos):
         mem[MEM_SEEN] = now
     for i in range(n):
         pos[i] = mem[MEM_POS + i] - 1 if i > 0 and mem[MEM_POS + i] > 0 else R.home[i]
-    gk = R.guest_day[view.info[I.DAY]]
+    gk = R.guest_day[view.day]
     if gk >= 0 and mem[MEM_GUEST + 2 * gk] > 0:
         pos[mem[MEM_GUEST + 2 * gk] - 1] = mem[MEM_GUEST + 2 * gk + 1]
 
@@ -91,7 +94,7 @@ def _risk_count_nb(pos, alive, R, buf, protect_mask):
 
 
 @nb.njit
-def protect_nb(rng, view, mem, protect_mask, out):
+def protect_nb(rng, view, own, protect_mask, out):
     """Use the day's moves to take protected characters out of visible danger.
 
     Greedy, protagonist first (bit 0 is lowest), then the others in random order. For
@@ -103,10 +106,11 @@ def protect_nb(rng, view, mem, protect_mask, out):
     n = R.info[I.N_CHARS]
     L = R.info[I.N_LOC]
     mpd = R.info[I.MOVES]
-    alive = view.known[0]
+    alive = view.alive
+    mem = own.mem
     pos = np.empty(n, np.int64)
     believed_layout_nb(view, mem, pos)
-    risk = _risk_count_nb(pos, alive, R, view.buf, protect_mask)
+    risk = _risk_count_nb(pos, alive, R, own.buf, protect_mask)
     k = 0
     tried = np.uint64(0)
     moved = np.uint64(0)
@@ -129,7 +133,7 @@ def protect_nb(rng, view, mem, protect_mask, out):
             if (alive >> np.uint64(i)) & U1 and pos[i] == pos[c]:
                 movers |= U1 << np.uint64(i)
         movers &= ~moved & ~np.uint64(mem[MEM_PINNED])
-        gk = R.guest_day[view.info[I.DAY]]
+        gk = R.guest_day[view.day]
         if gk >= 0 and mem[MEM_GUEST + 2 * gk] > 0:
             movers &= ~(U1 << np.uint64(mem[MEM_GUEST + 2 * gk] - 1))  # today's guest
         off = randint_nb(rng, L)
@@ -143,7 +147,7 @@ def protect_nb(rng, view, mem, protect_mask, out):
                 if l == old:
                     continue
                 pos[x] = l
-                r2 = _risk_count_nb(pos, alive, R, view.buf, protect_mask)
+                r2 = _risk_count_nb(pos, alive, R, own.buf, protect_mask)
                 if popcount_nb(r2) < best:
                     best = popcount_nb(r2)
                     best_x = x
@@ -155,6 +159,6 @@ def protect_nb(rng, view, mem, protect_mask, out):
             out[k, 0] = best_x
             out[k, 1] = best_l
             k += 1
-            risk = _risk_count_nb(pos, alive, R, view.buf, protect_mask)
+            risk = _risk_count_nb(pos, alive, R, own.buf, protect_mask)
             tried = np.uint64(0)  # the layout changed: everyone at risk is worth a new try
     return k

@@ -1,4 +1,5 @@
-"""Built-in Looper player strategies (they see only a PlayerView: no hidden state)."""
+"""Built-in Looper player strategies: the honest ones see only a PlayerView (no hidden
+state); ``oracle_key`` is the labelled exception (it reads the judge's key person)."""
 import numba as nb
 import numpy as np
 
@@ -10,10 +11,10 @@ U1 = np.uint64(1)
 
 
 @nb.njit
-def random_move_nb(rng, view, mem, out):
+def random_move_nb(rng, view, own, out):
     """Up to the daily limit of distinct living characters, each to a uniform location."""
     L = view.rules.info[I.N_LOC]
-    avail = view.known[0]
+    avail = view.alive
     k = 0
     while k < view.rules.info[I.MOVES] and avail:
         c = choose_bit_nb(rng, avail)
@@ -25,15 +26,15 @@ def random_move_nb(rng, view, mem, out):
 
 
 @nb.njit
-def random_name_nb(rng, view, mem):
+def random_name_nb(rng, view, own):
     """R-2 variant: name a uniformly random living table character."""
-    return choose_bit_nb(rng, view.known[0] & ~U1)
+    return choose_bit_nb(rng, view.alive & ~U1)
 
 
 @nb.njit
-def cautious_move_nb(rng, view, mem, out):
+def cautious_move_nb(rng, view, own, out):
     """Protect the protagonist, then any living character (every one may be the key person)."""
-    return protect_nb(rng, view, mem, view.known[0], out)
+    return protect_nb(rng, view, own, view.alive, out)
 
 
 @nb.njit
@@ -51,7 +52,7 @@ def _candidates_nb(view, mem):
             full |= U1 << np.uint64(i)
         mem[0] = np.int64(full) + 1
     cand = np.uint64(mem[0] - 1)
-    loop = view.info[I.LOOP]
+    loop = view.loop
     for lp in range(mem[1], loop):
         end = view.loop_end[lp]
         last = end - 1 if 1 <= end <= days else days
@@ -69,7 +70,7 @@ def _candidates_nb(view, mem):
         elif end == days + 1 and view.named[lp] >= 0:
             cand &= ~(U1 << np.uint64(view.named[lp]))
     # the current loop's earlier deaths are not the key person either
-    for d in range(view.info[I.DAY] - 1):
+    for d in range(view.day - 1):
         for c in range(1, n):
             if view.ann[loop, d, c] >= 0:
                 cand &= ~(U1 << np.uint64(c))
@@ -79,15 +80,27 @@ def _candidates_nb(view, mem):
 
 
 @nb.njit
-def deducer_move_nb(rng, view, mem, out):
+def deducer_move_nb(rng, view, own, out):
     """Protect the protagonist and the key-person candidates left by earlier loops."""
-    cand = _candidates_nb(view, mem)
-    return protect_nb(rng, view, mem, U1 | (cand & view.known[0]), out)
+    cand = _candidates_nb(view, own.mem)
+    return protect_nb(rng, view, own, U1 | (cand & view.alive), out)
 
 
 @nb.njit
-def deducer_name_nb(rng, view, mem):
-    cand = _candidates_nb(view, mem) & view.known[0]
+def deducer_name_nb(rng, view, own):
+    cand = _candidates_nb(view, own.mem) & view.alive
     if cand:
         return choose_bit_nb(rng, cand)
-    return choose_bit_nb(rng, view.known[0] & ~U1)
+    return choose_bit_nb(rng, view.alive & ~U1)
+
+
+@nb.njit
+def oracle_key_move_nb(rng, view, own, out):
+    """ORACLE: protect the protagonist and the true key person (the judge's ``view.key``)."""
+    return protect_nb(rng, view, own, U1 | (U1 << np.uint64(view.key)), out)
+
+
+@nb.njit
+def oracle_key_name_nb(rng, view, own):
+    """ORACLE: name the true key person."""
+    return view.key

@@ -47,7 +47,7 @@ def pool_setup_nb(rng, view, params, out):
 @nb.njit
 def adversarial_choose_nb(rng, view, params, actor, cand):
     """Kill the key person, else the protagonist, else anyone eligible."""
-    kp = view.info[I.KEY]
+    kp = view.key
     if (cand >> np.uint64(kp)) & U1:
         return kp
     if cand & U1:

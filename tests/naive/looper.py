@@ -7,8 +7,9 @@ with plain dicts and sets of character ids — no bitmasks and nothing from
 ``sim/looper/day_nb.py`` or ``sim/looper/game_nb.py``'s day logic.
 
 ``naive_game`` replays one whole game the way the numba game kernel schedules it (the
-same strategy functions are called in the same order on the same views, so the RNG
-streams line up), but every day is resolved by :func:`naive_day`.
+same strategy functions are called in the same order on views with the same fields and
+values, each side on its own stream — ``Stream.PLAYER`` / ``Stream.SCRIPTWRITER`` of the
+game — so the RNG streams line up), but every day is resolved by :func:`naive_day`.
 """
 from __future__ import annotations
 
@@ -289,9 +290,12 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
     rule book here; its ``nb`` arrays are only handed to the strategies as their view).
     """
     from sim.core.rng import seed_stream_nb
+    from sim.core.views import is_oracle
     from sim.looper import game_nb
-    from sim.looper.game_nb import PlayerView, WriterView
     from sim.looper.day_nb import day_buffers_nb  # scratch buffers the strategies own
+    from sim.looper.enums import Stream
+    from sim.looper.roster import RosterNB
+    from sim.looper.views import OracleView, PlayerView, Scratch, WriterView
 
     cfg = roster.config
     rules = cfg["rules"]
@@ -313,34 +317,47 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
     if params is None:
         params = np.zeros((1, 1), np.int64)
 
+    def ro(a):
+        v = np.asarray(a).view()
+        v.flags.writeable = False
+        return v
+
     R = roster.nb
-    rng = np.zeros(4, np.uint64)
-    pinfo = R.info.copy()
-    winfo = R.info.copy()
+    public = RosterNB(*(ro(x) for x in R))  # the rules, read-only as the kernel passes them
+    prng = np.zeros(4, np.uint64)
+    wrng = np.zeros(4, np.uint64)
     ann = np.full((loops, days, n), -1, np.int64)
     moves = np.full((loops, days, max(mpd, 1), 2), -1, np.int64)
     loop_end = np.zeros(loops, np.int64)
     named = np.full(loops, -1, np.int64)
-    known = np.zeros(1, np.uint64)
-    setup = np.zeros(1 + 2 * nperm + 2 * len(guest_days), np.int64)
+    wsetup = np.zeros(1 + 2 * nperm + 2 * len(guest_days), np.int64)
     wpos = np.zeros(n, np.int64)
-    walive = np.zeros(1, np.uint64)
     wstress = np.zeros(n, np.int64)
-    pv = PlayerView(R, pinfo, ann, moves, loop_end, named, known, day_buffers_nb(R))
-    wv = WriterView(R, winfo, wpos, walive, wstress, setup, day_buffers_nb(R))
-    mem = np.zeros(getattr(game_nb, "MEM", 64), np.int64)  # the strategies' scratch, as the kernel sizes it
+    own = Scratch(np.zeros(game_nb.MEM, np.int64), day_buffers_nb(R))  # the player's scratch
     mv = np.zeros((max(mpd, 1), 2), np.int64)
-    info_ix = _info_slots()
+    oracle = is_oracle(player)
+    state = {"loop": 0, "day": 0, "alive": np.uint64(0), "key": -1, "setup": wsetup, "pos": np.zeros(n, np.int64),
+             "stress": np.zeros(n, np.int64)}
+
+    def pview():
+        base_fields = (public, np.int64(state["loop"]), np.int64(state["day"]), np.uint64(state["alive"]), ro(ann),
+                       ro(moves), ro(loop_end), ro(named))
+        if oracle:
+            return OracleView(*base_fields, np.int64(state["key"]), ro(state["setup"]), ro(state["pos"]),
+                              ro(state["stress"]))
+        return PlayerView(*base_fields)
+
+    def wview(loop, day, alive, key):
+        return WriterView(public, np.int64(loop), np.int64(day), np.uint64(alive), np.int64(key), ro(wsetup),
+                          ro(wpos), ro(wstress))
 
     def mask(chars) -> np.uint64:
         return np.uint64(sum(1 << idx[c] for c in chars))
 
-    seed_stream_nb(rng, key, game_index)
-    pinfo[info_ix["LOOP"]] = pinfo[info_ix["DAY"]] = 0
-    pinfo[info_ix["KEY"]] = -1
-    winfo[info_ix["LOOP"]] = winfo[info_ix["DAY"]] = 0
-    winfo[info_ix["KEY"]] = -1
-    scriptwriter.setup(rng, wv, params, setup)
+    seed_stream_nb(prng, key, game_index, Stream.PLAYER)
+    seed_stream_nb(wrng, key, game_index, Stream.SCRIPTWRITER)
+    scriptwriter.setup(wrng, wview(0, 0, 0, -1), params, wsetup)
+    setup = wsetup.copy()  # the judge's copy
     key_person = ids[int(setup[0])]
     pinned = cfg.get("setup", {}).get("key_person", "")
     if pinned:  # P-13: the pinned key person replaces the strategy's pick, nothing else changes
@@ -348,7 +365,7 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
         setup[0] = idx[pinned]
     if key_person == PROTAGONIST:
         raise ValueError("the key person must be a table character (R-3)")
-    winfo[info_ix["KEY"]] = idx[key_person]
+    state["key"], state["setup"] = idx[key_person], setup
     perm = {}
     for j in range(nperm):
         c, l = ids[int(setup[1 + 2 * j])], locs[int(setup[2 + 2 * j])]
@@ -365,19 +382,18 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
            "named": [], "key_deaths": 0, "prot_deaths": 0, "wrong_names": 0, "end_day": Counter()}
     for lp in range(loops):
         res["loops_used"] = lp + 1
-        pinfo[info_ix["LOOP"]] = winfo[info_ix["LOOP"]] = lp
         alive = list(ids)
-        known[0] = mask(alive)
         survived = True
         for d in range(1, days + 1):
-            pinfo[info_ix["DAY"]] = winfo[info_ix["DAY"]] = d
+            state.update(loop=lp, day=d, alive=mask(alive))
             res["days"] += 1
             pos = dict(base)
+            state["pos"] = np.array([locs.index(pos[c]) for c in ids], np.int64)
             moved_by_writer = set(perm)
             if d in guest:
                 moved_by_writer.add(guest[d][0])
             # player moves: R-6 (writer precedence), P-7 (dead / repeated moves do nothing)
-            k = int(player.move(rng, pv, mem, mv)) if mpd > 0 else 0
+            k = int(player.move(prng, pview(), own, mv)) if mpd > 0 else 0
             done = set()
             for j in range(min(k, mpd)):
                 c, l = int(mv[j, 0]), int(mv[j, 1])
@@ -393,14 +409,17 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
                 pos[guest[d][0]] = guest[d][1]
             layout = {c: pos[c] for c in alive}
             # resolve the day; the scriptwriter sees the death-phase snapshot
-            walive[0] = mask(alive)
             st = day_start(cfg, layout, prot_attrs)
-            for c in ids:
-                wpos[idx[c]] = locs.index(st.pos2.get(c, pos[c]))
-                wstress[idx[c]] = st.stress.get(c, 0)
+            if st.requests:
+                for c in ids:
+                    wpos[idx[c]] = locs.index(st.pos2.get(c, pos[c]))
+                    wstress[idx[c]] = st.stress.get(c, 0)
+            # the judge's stress (what an oracle sees the next morning)
+            state["stress"] = np.array([st.stress.get(c, 0) for c in ids], np.int64)
             victims = []
             for actor, cands, _owner in st.requests:
-                v = int(scriptwriter.choose(rng, wv, params, idx[actor], mask(cands)))
+                v = int(scriptwriter.choose(wrng, wview(lp, d, mask(alive), idx[key_person]), params, idx[actor],
+                                            mask(cands)))
                 if ids[v] not in cands:
                     raise ValueError("scriptwriter chose a non-candidate")
                 victims.append(ids[v])
@@ -410,7 +429,6 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
                 ann[lp, d - 1, idx[c]] = locs.index(l)
                 res["deaths"][(c, killed_by[c])] += 1
             alive = [c for c in alive if c not in deaths]
-            known[0] = mask(alive)
             if key_person in deaths or PROTAGONIST in deaths:
                 res["key_deaths"] += key_person in deaths
                 res["prot_deaths"] += PROTAGONIST in deaths
@@ -421,7 +439,8 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
         res["loop_end"].append(int(loop_end[lp]))
         if survived:
             if must_name:
-                nm = int(player.name_key(rng, pv, mem))
+                state.update(loop=lp, day=days, alive=mask(alive))
+                nm = int(player.name_key(prng, pview(), own))
                 named[lp] = nm
                 res["named"].append(nm)
                 if nm != idx[key_person]:
@@ -438,8 +457,3 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
             break
     return res
 
-
-def _info_slots() -> dict[str, int]:
-    from sim.looper.enums import I  # the layout of the strategies' `info` vector
-
-    return I._asdict()

@@ -3,6 +3,6 @@ import numba as nb
 
 
 @nb.njit(cache=True)
-def stay_home(rng, view, mem, out):
+def stay_home(rng, view, own, out):
     """Never moves anyone."""
     return 0

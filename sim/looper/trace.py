@@ -1,0 +1,164 @@
+"""Decode a traced Looper game: event rows (sim/looper/enums.py ``Ev``) → dicts with the
+rule that caused each (R-n: docs/rules/looper.md, P-n: docs/looper.md), and its result.
+
+Every event dict has ``event``, ``rule``, ``group`` (``setup``, ``loop 1 · day 2``,
+``end``) and ``text``, and its own fields by name (character and place ids, not indices).
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from sim.looper.enums import EVENT_NAMES, F, Ev, LoopEnd, MoveStatus
+
+# the rule that makes a death, by the kind of the effect that caused it
+DEATH_RULE = {
+    "die_if_with": "R-7", "die_if_stressed": "R-7", "die_at": "R-7", "kill_stressed_others": "R-7",
+    "pair_kill": "R-13", "choose_kill_if_stressed": "R-10", "bully": "P-8", "lone_pair_kill": "R-14",
+    "kill_giver_if_stressed": "P-2", "grant_kill_if_stressed": "P-3", "kill_attr": "P-12",
+    "kill_all_on_death": "P-12",
+}
+CHOICE_RULE = {"kill_giver_if_stressed": "P-2", "grant_kill_if_stressed": "P-3"}
+_MOVE = {MoveStatus.DONE: "done", MoveStatus.OVERRIDDEN: "overridden", MoveStatus.DEAD: "dead",
+         MoveStatus.REPEATED: "repeated"}
+_END = {LoopEnd.PROTAGONIST: "protagonist died", LoopEnd.KEY: "key person died",
+        LoopEnd.BOTH: "protagonist and key person died", LoopEnd.SURVIVED: "survived",
+        LoopEnd.WRONG_NAME: "wrong name"}
+
+
+def _mask(roster, m: int) -> list[str]:
+    m = int(m) & ((1 << 64) - 1)
+    return [roster.ids[i] for i in range(roster.n_chars) if (m >> i) & 1]
+
+
+def decode(rows: np.ndarray, roster, *, text: bool = True) -> list[dict]:
+    """The events of one game (``text=False``: without the text, for ``--find``)."""
+    ids, locs = roster.ids, roster.loc_ids
+    must_name = bool(roster.rules.get("must_name_key_person", False))
+    out: list[dict] = []
+    group = "setup"
+    loop = day = 0
+    key = None
+    sources: dict[int, list[dict]] = {}
+
+    def kind(e: int) -> str:
+        return roster.effect_kind(int(e))
+
+    def owner(e: int) -> str:
+        return roster.effect_owner(int(e))
+
+    for row in rows.tolist():
+        code, a, b, c, d, e, f, g = row
+        ev: dict[str, Any] = {"event": EVENT_NAMES.get(code, f"code_{code}"), "rule": "", "group": group}
+        t = ""
+        if code == Ev.SETUP_KEY:
+            key = ids[a]
+            ev.update(rule="P-13" if c else "R-3", key=key, pick=ids[b] if 0 <= b < len(ids) else b, pinned=bool(c))
+            t = f"key person: {key}" + (f" (pinned; the strategy picked {ids[b]})" if c else "")
+        elif code == Ev.SETUP_PERM:
+            ev.update(rule="R-3", move=a + 1, character=ids[b], location=locs[c])
+            t = f"permanent move {a + 1}: {ids[b]} → {locs[c]}"
+        elif code == Ev.SETUP_GUEST:
+            ev.update(rule="R-3", guest=a + 1, day=b, character=ids[c], location=locs[d])
+            t = f"guest move of day {b}: {ids[c]} → {locs[d]}"
+        elif code == Ev.LOOP_START:
+            loop = a + 1
+            group = f"loop {loop}"
+            ev.update(rule="R-1", group=group, loop=loop)
+            t = f"loop {loop} begins"
+        elif code == Ev.DAY_START:
+            loop, day = a + 1, b
+            group = f"loop {loop} · day {day}"
+            sources = {}
+            ev.update(rule="R-1", group=group, loop=loop, day=day)
+            t = f"day {day} of loop {loop}"
+        elif code == Ev.MOVE:
+            status = _MOVE[c]
+            ev.update(rule="R-6" if c == MoveStatus.OVERRIDDEN else ("P-7" if c != MoveStatus.DONE else "R-6"),
+                      character=ids[a], location=locs[b], status=status, failed=c != MoveStatus.DONE)
+            t = f"player moves {ids[a]} → {locs[b]}" + ("" if c == MoveStatus.DONE else {
+                MoveStatus.OVERRIDDEN: " — FAILED: the scriptwriter moved it (the player is not told)",
+                MoveStatus.DEAD: " — FAILED: it is dead", MoveStatus.REPEATED: " — FAILED: already moved today"}[c])
+        elif code == Ev.GUEST:
+            ev.update(rule="R-6", character=ids[a], location=locs[b], applied=bool(c))
+            t = f"guest move: {ids[a]} → {locs[b]}" + ("" if c else " (dead: nothing happens)")
+        elif code == Ev.NEGATED:
+            who = _mask(roster, a)
+            ev.update(rule="R-12", characters=who)
+            t = "negated for the day: " + ", ".join(who)
+        elif code == Ev.STRESS_SRC:
+            sources.setdefault(a, []).append({"from": ids[b], "amount": d, "kind": kind(c)})
+            continue  # folded into the character's stress event
+        elif code == Ev.STRESS:
+            src = sources.pop(a, [])
+            ev.update(rule="R-7", character=ids[a], stress=b, raw=c, sources=src)
+            parts = ", ".join(f"{s['amount']:+d} {s['from']}" for s in src)
+            t = f"stress {ids[a]}: {b} ({parts}" + (", clamped at 0)" if c < 0 else ")")
+        elif code == Ev.WALK:
+            ev.update(rule="R-7", character=ids[a], **{"from": locs[b]}, to=locs[c])
+            t = f"{ids[a]} walks {locs[b]} → {locs[c]} (stress ≥ {int(roster.nb.effects[d, F.THRESHOLD])})"
+        elif code == Ev.PROTECTED:
+            who = _mask(roster, a)
+            ev.update(rule="P-12", characters=who)
+            t = "cannot die today: " + ", ".join(who)
+        elif code == Ev.CHOICE:
+            cands = _mask(roster, c)
+            ev.update(rule=CHOICE_RULE.get(kind(b), "R-10"), actor=ids[a], by=owner(b), kind=kind(b),
+                      candidates=cands, victim=ids[d])
+            t = f"scriptwriter picks {ids[d]} for {ids[a]}'s {kind(b)}" + \
+                (f" (granted by {owner(b)})" if owner(b) != ids[a] else "") + f" among {', '.join(cands)}"
+        elif code == Ev.DEATH:
+            k = kind(b)
+            ev.update(rule=DEATH_RULE.get(k, "R-7"), character=ids[a], actor=ids[c], kind=k, place=locs[d])
+            t = f"{ids[a]} dies in {locs[d]} — {ids[c]}'s {k}"
+        elif code == Ev.ANNOUNCE:
+            ev.update(rule="R-11", character=ids[a], announced=locs[b], place=locs[c], shifted=b != c)
+            t = f"announced: {ids[a]} died in {locs[b]}" + (f" (truly in {locs[c]}: Turf King)" if b != c else "")
+        elif code == Ev.NAME:
+            ev.update(rule="R-2", loop=a + 1, named=ids[b] if 0 <= b < len(ids) else str(b), right=bool(c))
+            t = f"player names {ev['named']} as the key person: {'right' if c else 'wrong'}"
+        elif code == Ev.LOOP_END:
+            why = _END[c]
+            rule = "P-9" if c == LoopEnd.WRONG_NAME else ("R-2" if c == LoopEnd.SURVIVED and must_name else "R-1")
+            ev.update(rule=rule, loop=a + 1, day=b, why=why)
+            t = f"loop {a + 1} ends on day {b}: {why}"
+        elif code == Ev.GAME_END:
+            group = "end"
+            ev.update(rule="R-1", group=group, winner="player" if a else "scriptwriter",
+                      won_loop=b + 1 if a else None, loops=c)
+            t = (f"the player wins in loop {b + 1}" if a else "the scriptwriter wins: every loop failed") + \
+                f" (key person {key})"
+        if text:
+            ev["text"] = t
+        out.append(ev)
+    return out
+
+
+def result_of(totals: Mapping[str, np.ndarray], roster, named: Sequence[str] = ()) -> dict:
+    """The result of a one-game count set: the keys ``sim looper trace --find`` tests."""
+    from sim.looper.game_nb import C_DAYS, C_GAMES, C_KEY_DEATHS, C_LOOPS, C_PROT_DEATHS, C_WINS, C_WRONG_NAME
+
+    sc = totals["scalars"]
+    if int(sc[C_GAMES]) != 1:
+        raise ValueError(f"result_of: one game's counts expected, got {int(sc[C_GAMES])}")
+    won = bool(sc[C_WINS])
+    died = []
+    per_char = np.asarray(totals["deaths"]).sum(axis=1)
+    for c in range(roster.n_chars):
+        died += [roster.ids[c]] * int(per_char[c])
+    return {
+        "winner": "player" if won else "scriptwriter",
+        "loops": int(sc[C_LOOPS]),
+        "days": int(sc[C_DAYS]),
+        "won_loop": int(np.argmax(totals["wins_by_loop"])) + 1 if won else 0,
+        "key": roster.ids[int(np.argmax(totals["key_games"]))],
+        "died": died,
+        "named": list(named),
+        "key_deaths": int(sc[C_KEY_DEATHS]),
+        "protagonist_deaths": int(sc[C_PROT_DEATHS]),
+        "wrong_names": int(sc[C_WRONG_NAME]),
+    }
+
+
+__all__ = ["decode", "result_of", "DEATH_RULE"]
