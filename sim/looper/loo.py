@@ -11,7 +11,8 @@ from sim.looper.enums import CHAR_FIELDS
 from sim.looper.roster import Setup, compile_setup
 
 SCHEMA = {"removed": pl.String, "player_win_rate": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
-          "delta": pl.Float64, "games": pl.Int64, "note": pl.String}
+          "delta": pl.Float64, "delta_ci_low": pl.Float64, "delta_ci_high": pl.Float64, "games": pl.Int64,
+          "note": pl.String}
 
 
 def without_character(cfg: dict, cid: str) -> tuple[dict, list[str]]:
@@ -63,21 +64,27 @@ def leave_one_out(games: int, seed: int = 0, *, roster: Setup, **kw: Any) -> pl.
     (player, scriptwriter, threads, …). A removal that leaves an invalid roster keeps its
     error in ``note`` and null numbers.
     """
+    from sim.analysis.restrict import PairedBlocks
+    from sim.core.game import get
     from sim.looper.game import run
 
-    base = run(games, seed, roster=roster, **kw).summary.row(0, named=True)
+    rec = PairedBlocks(get("looper").primary, games)  # every row on the full roster's games: paired changes
+    base = run(games, seed, roster=roster, **kw, **rec.kw("(none)")).summary.row(0, named=True)
     rows = [{"removed": "(none)", "player_win_rate": base["player_win_rate"], "ci_low": base["ci_low"],
-             "ci_high": base["ci_high"], "delta": 0.0, "games": base["games"], "note": ""}]
+             "ci_high": base["ci_high"], "delta": 0.0, "delta_ci_low": 0.0, "delta_ci_high": 0.0,
+             "games": base["games"], "note": ""}]
     for cid in roster.ids[1:]:
         cfg, notes = without_character(roster.config, cid)
         try:
             r2 = compile_setup(cfg)
         except SimInputError as e:
             rows.append({"removed": cid, "player_win_rate": None, "ci_low": None, "ci_high": None,
-                         "delta": None, "games": None, "note": "; ".join([*notes, str(e)])})
+                         "delta": None, "delta_ci_low": None, "delta_ci_high": None, "games": None,
+                         "note": "; ".join([*notes, str(e)])})
             continue
-        s = run(games, seed, roster=r2, **kw).summary.row(0, named=True)
+        s = run(games, seed, roster=r2, **kw, **rec.kw(cid)).summary.row(0, named=True)
+        d, lo, hi = rec.delta("(none)", cid)
         rows.append({"removed": cid, "player_win_rate": s["player_win_rate"], "ci_low": s["ci_low"],
-                     "ci_high": s["ci_high"], "delta": s["player_win_rate"] - base["player_win_rate"],
+                     "ci_high": s["ci_high"], "delta": d, "delta_ci_low": lo, "delta_ci_high": hi,
                      "games": s["games"], "note": "; ".join(notes)})
     return pl.DataFrame(rows, schema=SCHEMA)

@@ -26,6 +26,7 @@ class Looper(Game):
     title = "The Looper loop game (docs/rules/looper.md)."
     sides = ("player", "scriptwriter")
     metric = "player_win_rate"
+    metric_label = "player's win rate"
     primary_columns = ("player_wins", "player_win_rate", "ci_low", "ci_high")
     options = (
         Option("protagonist", str, None, ("--protagonist",), "Attributes, e.g. male,loud"),
@@ -132,6 +133,20 @@ class Looper(Game):
             parts[rule] = np.array([sub.get(c, 0) / total_games for c in chars])
         stacked(chars, parts, "deaths per game", "deaths per character, by the rule that killed them", path)
         return "deaths per game of the 15 most-killed characters, coloured by the rule that killed them (all cells)"
+
+    def wins_by_length(self, tables):
+        """The player's wins by the loop won in; the scriptwriter's, counted at the last loop
+        (a game the player loses plays every loop, unless R-2's wrong-name variant ends it sooner)."""
+        w = tables.get("wins_by_loop")
+        s = tables.get("summary")
+        if w is None or s is None or "games" not in s.columns:
+            return None
+        g = w.group_by("loop").agg(pl.col("wins").sum()).sort("loop")
+        x = g["loop"].to_numpy()
+        player = g["wins"].to_numpy().astype(float)
+        writer = np.zeros_like(player)
+        writer[-1] = float(s["games"].sum()) - player.sum()
+        return x, {"player": player, "scriptwriter": writer}, "loop the game ended in"
 
     def lengths(self, tables, cells):
         if "wins_by_loop" not in tables:

@@ -43,14 +43,15 @@ def print_loo(df, strategies, games: int, con: Console) -> None:
     t = Table(title=f"leave one out — player {p} vs scriptwriter {w}; {games:,} games per row, "
                     f"same seed (common random numbers)")
     t.add_column("removed", no_wrap=True)
-    for c in ("player win rate", "95% CI", "change"):
+    for c in ("player win rate", "95% CI", "change (paired 95% CI)"):
         t.add_column(c, justify="right")
     for r in df.iter_rows(named=True):
         mark = " *" if r["note"] else ""
         if r["player_win_rate"] is None:
             t.add_row(r["removed"] + mark, "—", "—", "—")
         else:
+            ci = "" if r["removed"] == "(none)" else f" ({r['delta_ci_low']:+.4f} … {r['delta_ci_high']:+.4f})"
             t.add_row(r["removed"] + mark, f"{r['player_win_rate']:.4f}",
-                      f"{r['ci_low']:.4f} – {r['ci_high']:.4f}", f"{r['delta']:+.4f}")
+                      f"{r['ci_low']:.4f} – {r['ci_high']:.4f}", f"{r['delta']:+.4f}{ci}")
     con.print(t)
     print_notes(con, df, "removed")

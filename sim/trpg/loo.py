@@ -20,6 +20,9 @@ def schema(sides: list[str]) -> dict[str, Any]:
     for s in sides:
         for c in SIDE_COLUMNS:
             cols[f"{s}_{c}"] = pl.Float64
+    if sides:  # the primary rate's change (the first side's), with its paired interval
+        cols[f"{sides[0]}_delta_ci_low"] = pl.Float64
+        cols[f"{sides[0]}_delta_ci_high"] = pl.Float64
     cols.update({"draw_rate": pl.Float64, "draw_delta": pl.Float64, "games": pl.Int64, "note": pl.String})
     return cols
 
@@ -42,20 +45,24 @@ def leave_one_out(games: int, seed: int = 0, *, scenario: Setup, **kw: Any) -> p
     last member of its side cannot be removed (a side needs a member): its row has a
     note and null numbers; so has a removal the scenario rejects. ``kw`` goes to
     :func:`sim.trpg.game.run`."""
+    from sim.analysis.restrict import PairedBlocks
+    from sim.core.game import get
     from sim.trpg.game import run
 
     sides = scenario.sides
     cols = schema(sides)
+    rec = PairedBlocks(get("trpg").primary, games)  # every row on the full scenario's games
+    first = sides[0]
 
-    def measure(sc: Setup) -> dict[str, Any]:
-        t = run(games, seed, scenario=sc, **kw).tables
+    def measure(sc: Setup, name: str) -> dict[str, Any]:
+        t = run(games, seed, scenario=sc, **kw, **rec.kw(name)).tables
         row = {f"{r['side']}_{c}": r[c] for r in t["sides"].iter_rows(named=True) for c in SIDE_COLUMNS[:3]}
         s = t["summary"].row(0, named=True)
         return {**row, "draw_rate": s["draw_rate"], "games": s["games"]}
 
-    base = measure(scenario)
+    base = measure(scenario, "(none)")
     rows = [{"removed": "(none)", "side": "", **base, "draw_delta": 0.0, "note": "",
-             **{f"{s}_delta": 0.0 for s in sides}}]
+             **{f"{s}_delta": 0.0 for s in sides}, f"{first}_delta_ci_low": 0.0, f"{first}_delta_ci_high": 0.0}]
     side_of = [sides[int(scenario.nb.chars[i, CF.SIDE])] for i in range(scenario.n)]
     for i, cid in enumerate(scenario.ids):
         side = side_of[i]
@@ -70,10 +77,11 @@ def leave_one_out(games: int, seed: int = 0, *, scenario: Setup, **kw: Any) -> p
             row["note"] = str(e)
             rows.append(row)
             continue
-        m = measure(sc2)
+        m = measure(sc2, cid)
         row.update(m)
         for s in sides:
             row[f"{s}_delta"] = m[f"{s}_win_rate"] - base[f"{s}_win_rate"]
+        _, row[f"{first}_delta_ci_low"], row[f"{first}_delta_ci_high"] = rec.delta("(none)", cid)
         row["draw_delta"] = m["draw_rate"] - base["draw_rate"]
         rows.append(row)
     return pl.DataFrame([{c: r.get(c) for c in cols} for r in rows], schema=cols)

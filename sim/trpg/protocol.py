@@ -26,6 +26,7 @@ class Trpg(Game):
     title = "The 3d6 kaii TRPG (docs/rules/trpg.md)."
     sides = ()
     metric = "win_rate"
+    metric_label = "first side's win rate"
     options = (Option("scenario", str, ..., (), SCENARIO_HELP),)
     base_keys = frozenset({"config", "set", "scenario"})
     schema = SCENARIO_SCHEMA
