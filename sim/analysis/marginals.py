@@ -23,7 +23,6 @@ import itertools
 import math
 from dataclasses import dataclass, field
 
-import numpy as np
 import polars as pl
 
 MIN_BLOCKS = 4

@@ -15,11 +15,9 @@ paired (same streams), so their difference is sharp.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-import numpy as np
 import polars as pl
 
 from sim.core.game import Game

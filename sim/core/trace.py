@@ -18,7 +18,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-import numba as nb
 import numpy as np
 from numba import types
 from numba.extending import overload
