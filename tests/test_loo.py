@@ -52,7 +52,8 @@ def looper_pinned():
 
 def test_looper_rows_and_none_row_is_the_plain_run(looper_pinned):
     roster, df = looper_pinned
-    assert df.columns == ["removed", "player_win_rate", "ci_low", "ci_high", "delta", "games", "note"]
+    assert df.columns == ["removed", "player_win_rate", "ci_low", "ci_high", "delta", "delta_ci_low",
+                          "delta_ci_high", "games", "note"]
     assert df["removed"].to_list() == ["(none)", *roster.ids[1:]]
     assert len(df) == 25
     base = _looper_rate(roster.config, 5)
@@ -60,7 +61,9 @@ def test_looper_rows_and_none_row_is_the_plain_run(looper_pinned):
     assert (row["player_win_rate"], row["ci_low"], row["ci_high"], row["games"]) == \
         (base["player_win_rate"], base["ci_low"], base["ci_high"], LG)
     assert row["delta"] == 0.0 and row["note"] == ""
-    assert (df["delta"] == df["player_win_rate"] - base["player_win_rate"]).all()
+    assert ((df["delta"] - (df["player_win_rate"] - base["player_win_rate"])).abs() < 1e-12).all()
+    # the paired interval holds its change (same games as the full roster's)
+    assert ((df["delta_ci_low"] <= df["delta"]) & (df["delta"] <= df["delta_ci_high"])).all()
     assert (df["games"] == LG).all()
 
 
@@ -136,7 +139,8 @@ def test_looper_cli_json_out_and_invalid_rosters(tmp_path):
     d = json.loads(r.stdout)
     assert d["games_per_row"] == 800 and d["player"] == "random" and d["scriptwriter"] == "random"
     rows = d["rows"]
-    assert set(rows[0]) == {"removed", "player_win_rate", "ci_low", "ci_high", "delta", "games", "note"}
+    assert set(rows[0]) == {"removed", "player_win_rate", "ci_low", "ci_high", "delta", "delta_ci_low",
+                            "delta_ci_high", "games", "note"}
     assert rows[0]["removed"] == "(none)" and rows[0]["ci_low"] <= rows[0]["player_win_rate"] <= rows[0]["ci_high"]
     for x in rows[1:]:
         assert x["player_win_rate"] is None and x["delta"] is None and x["games"] is None
@@ -226,7 +230,8 @@ def test_trpg_last_member_of_a_side_cannot_be_removed(tmp_path):
     rows = d["rows"]
     assert set(rows[0]) == {"removed", "side", "players_win_rate", "players_ci_low", "players_ci_high",
                             "players_delta", "kaii_win_rate", "kaii_ci_low", "kaii_ci_high", "kaii_delta",
-                            "draw_rate", "draw_delta", "games", "note"}
+                            "players_delta_ci_low", "players_delta_ci_high", "draw_rate", "draw_delta", "games",
+                            "note"}
     shade = rows[-1]
     assert shade["removed"] == "shade" and "only member of side 'kaii'" in shade["note"]
     assert all(shade[k] is None for k in shade if k not in ("removed", "side", "note"))

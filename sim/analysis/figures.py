@@ -18,16 +18,9 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
 from sim.analysis.dataset import with_rates  # noqa: E402
+from sim.analysis.marginals import as_label  # noqa: E402,F401 - also figures.as_label for callers
 
 DPI = 110
-
-
-def as_label(df: pl.DataFrame, col: str) -> pl.DataFrame:
-    """Parameter values as sortable plain values (lists become "a,b")."""
-    dt = df.schema[col]
-    if isinstance(dt, pl.List):
-        return df.with_columns(pl.col(col).list.join(",").alias(col))
-    return df
 
 
 def marginal(cells: pl.DataFrame, axis: str) -> pl.DataFrame:

@@ -28,6 +28,14 @@ import polars as pl
 MIN_BLOCKS = 4
 
 
+def as_label(df: pl.DataFrame, col: str) -> pl.DataFrame:
+    """Parameter values as sortable plain values (lists become "a,b")."""
+    dt = df.schema[col]
+    if isinstance(dt, pl.List):
+        return df.with_columns(pl.col(col).list.join(",").alias(col))
+    return df
+
+
 @dataclass
 class Design:
     axes: list[str]
@@ -88,8 +96,6 @@ def pooled_point(cell_ids: list[int], cells: pl.DataFrame, blocks: pl.DataFrame 
 
 def marginal(cells: pl.DataFrame, blocks: pl.DataFrame | None, axis: str) -> pl.DataFrame:
     """One row per value of ``axis``: the pooled rate with its interval, cells and games."""
-    from sim.analysis.figures import as_label
-
     lab = as_label(cells, axis)
     out = []
     for v in sorted(lab[axis].unique().to_list(), key=lambda x: (x is None, x)):

@@ -167,6 +167,11 @@ class Game:
         """(setup, strategies) of the game played without ``ability``."""
         raise SimInputError(f"{self.name}: no optional ability {ability!r}")
 
+    def setup_oracles(self, setup: Any) -> dict[str, str]:
+        """Oracle strategies a setup itself names (the TRPG's per-character strategies):
+        who → name; the sides' strategies are labelled from their names."""
+        return {}
+
     def manifest_extra(self, setup: Any, options: Mapping[str, Any]) -> dict:
         """What a run's manifest records besides the configuration: the game's options
         that were given (not left at their defaults)."""

@@ -86,8 +86,9 @@ def run_cell(job: CellJob, compiled: Any = None) -> CellOutput:
         **job.params,
         "metric": ad.metric, "successes": s, "rate": s / g, "rate_ci_low": lo, "rate_ci_high": hi,
         "half_width": (hi - lo) / 2, "stopped": stopped, "batches": len(results), "n_blocks": len(blocks),
-        "oracles": ",".join(f"{side}={name}" for side, name in sorted(job.config.get("strategies", {}).items())
-                            if is_oracle(name)),
+        "oracles": ",".join([f"{side}={name}" for side, name in sorted(job.config.get("strategies", {}).items())
+                             if is_oracle(name)] +
+                            [f"{who}={name}" for who, name in sorted(ad.setup_oracles(compiled[0]).items())]),
         **{k: v for k, v in game_row.items() if k not in skip},
     }], schema_overrides={k: pl.List(pl.String) for k, v in job.params.items() if isinstance(v, list)})
     starts = sorted(blocks)

@@ -32,6 +32,11 @@ class Trpg(Game):
     schema = SCENARIO_SCHEMA
     # sim trpg trace --find: keys of a trace's result (sim.trpg.trace.FIND_KEYS)
     find_keys = ("winner", "rounds", "timeout", "lost", "fell", "standing", "oracle")
+
+    def setup_oracles(self, setup):
+        from sim.trpg.game import scenario_oracles
+
+        return scenario_oracles(setup)
     group_word = "round"
 
     def registries(self):
