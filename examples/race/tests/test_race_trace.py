@@ -53,7 +53,12 @@ def test_a_strategy_cannot_foresee_the_dice():
 
 
 def _sim(*args):
-    return subprocess.run([sys.executable, "-m", "sim", "race", *args], capture_output=True, text=True)
+    import os
+    from pathlib import Path
+
+    here = str(Path(__file__).resolve().parent)  # so that `race_plugins:…` imports in the child too
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([here, os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run([sys.executable, "-m", "sim", "race", *args], capture_output=True, text=True, env=env)
 
 
 def test_trace_cli_text_json_and_find():
