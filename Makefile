@@ -29,7 +29,7 @@ demo: $(STAMP)
 # those files compare fewer games when numba.config.DISABLE_JIT is set.
 NOJIT_TESTS := tests/test_looper_golden.py tests/test_core.py tests/test_looper_diff.py \
 	tests/test_werewolf_diff.py tests/test_trpg_diff.py tests/test_werewolf_rules.py \
-	tests/test_honest_core.py tests/test_werewolf_honest.py tests/test_werewolf_trace.py
+	tests/test_honest_core.py
 
 # The report's browser test needs Chromium: Debian's package where apt-get can install it
 # (the test skips, saying why, where it cannot). Playwright drives it (a test dependency).

@@ -263,7 +263,7 @@ def trace_command(game: Game) -> Callable:
                 typer.echo(json.dumps(line))
             return
         con = Console(highlight=False)
-        who = ", ".join(f"{s}={v}" for s, v in labels.items())
+        who = ", ".join(f"{s}={v}" for s, v in labels.items()) or "each character's strategy as the setup sets it"
         _print_oracles(con, strategies)
         found = f" (first match of --find {c['find']})" if conds is not None else ""
         print_trace(tr, con, f"[bold]sim {game.name} trace[/bold] — game {k:,} of seed {c['seed']}{found}; {who}")
