@@ -65,6 +65,10 @@ def _common(games_default: int, games_help: str, chunk: bool = True) -> list[ins
     ]
     if chunk:
         ps.append(_param("chunk_size", int, typer.Option(DEFAULT_CHUNK, "--chunk-size", help="Games per chunk.")))
+        ps.append(_param("first_mover", bool, typer.Option(
+            False, "--first-mover", help="Also play the same games with the other side moving first (where the "
+                                         "rules say who does: TRPG scenario.first, Werewolf variants.start) and "
+                                         "report the first-mover advantage with its paired 95% CI.")))
         ps.append(_param("first_game", int, typer.Option(
             0, "--first-game", help="Play games K … K+GAMES−1 of the run with this seed (each game has its own "
                                     "stream, so this is that slice of a longer run).")))
@@ -117,19 +121,37 @@ def run_command(game: Game) -> Callable:
         check_first_game(c["first_game"], c["games"])
         strategies, sets, labels = _strategies(game, sides, c["sets"])  # bad names fail before any game
         setup = game.setup(c["config"], sets, **opts)
+        fm = game.first_mover(setup) if c["first_mover"] else None
+        if c["first_mover"] and fm is None:
+            raise SimInputError(f"--first-mover: {game.name}'s rules say nothing of who moves first")
         od = claim_out(c["out"])
         with guard(od):
+            rec = None
+            if fm is not None:
+                from sim.analysis.restrict import PairedBlocks
+
+                rec = PairedBlocks(game.primary, c["games"])
             res = game.run(setup, strategies, c["games"], c["seed"], threads=c["threads"], start=c["first_game"],
-                           chunk_size=c["chunk_size"], progress=want_progress(c["games"], c["as_json"]))
+                           progress=want_progress(c["games"], c["as_json"]),
+                           **(rec.kw("as played") if rec else {"chunk_size": c["chunk_size"]}))
+            if fm is not None:
+                res.tables = {**res.tables, "first_mover": _first_mover(game, fm, strategies, c, rec, res)}
             err = save_tables(od, res.tables, manifest(game.name, game.config_of(setup), c["seed"], {
                 "games": c["games"], "first_game": c["first_game"], "command": f"sim {game.name} run",
                 "tables": sorted(res.tables), **_names(strategies, labels), **game.manifest_extra(setup, opts)}))
         if c["as_json"]:
-            emit_json({**game.to_json(res), **_oracle_json(strategies)})
+            fmj = {"first_mover": res.tables["first_mover"].row(0, named=True)} if fm is not None else {}
+            emit_json({**game.to_json(res), **_oracle_json(strategies), **fmj})
             return finish(err)
         con = Console()
         _print_oracles(con, strategies)
         game.print_run(res, con)
+        if fm is not None:
+            r = res.tables["first_mover"].row(0, named=True)
+            con.print(f"first mover ({r['rule']}): {game.label()} {r['rate']:.4f} with {r['as_played']}, "
+                      f"{r['swapped_rate']:.4f} with {r['swapped']} on the same games: moving first as played "
+                      f"changes it by {r['advantage']:+.4f} (paired 95% CI {r['advantage_ci_low']:+.4f} … "
+                      f"{r['advantage_ci_high']:+.4f})")
         if c["out"] is not None and not err:
             con.print(f"parquet tables and manifest written to [bold]{c['out']}[/bold]")
         finish(err)
@@ -234,6 +256,21 @@ def _print_oracles(con, strategies) -> None:
     label = oracle_label(strategies)
     if label:
         con.print(f"[bold red]{label}[/bold red]")
+
+
+def _first_mover(game: Game, fm, strategies, c, rec, res):
+    """The first-mover table: the rate as played and with the first mover swapped, paired."""
+    import polars as pl
+
+    rule, as_played, swapped, other = fm
+    game.run(other, strategies, c["games"], c["seed"], threads=c["threads"], start=c["first_game"],
+             tables=False, **rec.kw("swapped"))
+    s0 = sum(v[0] for v in rec.runs["as played"].values())
+    s1 = sum(v[0] for v in rec.runs["swapped"].values())
+    d, lo, hi = rec.delta("swapped", "as played")
+    return pl.DataFrame([{"rule": rule, "as_played": as_played, "swapped": swapped, "games": c["games"],
+                          "rate": s0 / c["games"], "swapped_rate": s1 / c["games"], "advantage": d,
+                          "advantage_ci_low": lo, "advantage_ci_high": hi}])
 
 
 def trace_command(game: Game) -> Callable:

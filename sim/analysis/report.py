@@ -127,7 +127,7 @@ def _cells_table(d: Loaded, limit: int = 60) -> str:
 
 def _tables_html(d: Loaded) -> str:
     out = []
-    for name in ("matrix", "overall", "ladder", "sensitivity"):
+    for name in ("matrix", "overall", "ladder", "sensitivity", "first_mover"):
         if name in d.tables:
             out.append(f"<h2>{name}</h2>" + d.tables[name].drop("cell", strict=False).head(60).to_pandas()
                        .to_html(index=False, float_format=lambda x: f"{x:.4f}"))

@@ -167,6 +167,12 @@ class Game:
         """(setup, strategies) of the game played without ``ability``."""
         raise SimInputError(f"{self.name}: no optional ability {ability!r}")
 
+    def first_mover(self, setup: Any):
+        """Where the rules say who moves first: (the rule, who moves first as played, who in
+        the swapped setup, the swapped setup) — ``run --first-mover`` measures the advantage
+        on the same games; None where the rules have no first mover."""
+        return None
+
     def setup_oracles(self, setup: Any) -> dict[str, str]:
         """Oracle strategies a setup itself names (the TRPG's per-character strategies):
         who → name; the sides' strategies are labelled from their names."""

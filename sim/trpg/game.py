@@ -106,5 +106,8 @@ def summary_tables(r: CombatResult) -> dict[str, pl.DataFrame]:
                      "standing_at_end": t["survived"][i] / games,
                      "damage_dealt": t["dealt"][i] / games, "damage_taken": t["taken"][i] / games})
     rh = t["rounds_hist"]
-    rounds = pl.DataFrame({"rounds": np.arange(len(rh)), "games": rh}).filter(pl.col("games") > 0)
+    wr = t["win_rounds"]
+    rounds = pl.DataFrame({"rounds": np.arange(len(rh)), "games": rh,
+                           **{f"{name}_wins": wr[k] for k, name in enumerate(sc.sides)}, "draws": wr[-1]}
+                          ).filter(pl.col("games") > 0)
     return {"summary": summary, "sides": sides, "characters": pl.DataFrame(crow), "rounds": rounds}

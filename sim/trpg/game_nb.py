@@ -49,7 +49,7 @@ from sim.trpg.steps_nb import (U1, _bit_nb, apply_damage_nb, arm_penalty_nb, bas
                                lose_mp_nb, monologue_nb, move_nb, pay_nb, reach_nb, reload_if_empty_nb,
                                reset_battle_nb, set_hp_nb, sides_able_nb, standing_nb)
 
-Counts = namedtuple("Counts", "scalars wins fell lost survived dealt taken rounds_hist")
+Counts = namedtuple("Counts", "scalars wins fell lost survived dealt taken rounds_hist win_rounds")
 C_GAMES, C_DRAWS, C_ROUNDS = 0, 1, 2
 
 
@@ -58,7 +58,9 @@ def new_counts(sc):
     n = sc.chars.shape[0]
     return Counts(np.zeros(3, np.int64), np.zeros(int(sc.rules[RL.N_SIDES]), np.int64),
                   np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-                  np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(int(sc.rules[RL.MAX_ROUNDS]) + 2, np.int64))
+                  np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(int(sc.rules[RL.MAX_ROUNDS]) + 2, np.int64),
+                  # [winning side (last row: draws), rounds]: who wins when
+                  np.zeros((int(sc.rules[RL.N_SIDES]) + 1, int(sc.rules[RL.MAX_ROUNDS]) + 2), np.int64))
 
 
 # Hooks of play_chunk_nb that chunk_kernel binds: the user plug-ins u_target / u_reaction
@@ -455,8 +457,10 @@ def play_games_nb(key, start, count, S, out, log):
         out.rounds_hist[r] += 1
         if winner >= 0:
             out.wins[winner] += 1
+            out.win_rounds[winner, r] += 1
         else:
             out.scalars[C_DRAWS] += 1
+            out.win_rounds[out.win_rounds.shape[0] - 1, r] += 1
         for i in range(n):
             out.fell[i] += b.bs[i, B.FELL]
             if b.bs[i, B.STATUS] == ST.LOST:

@@ -33,6 +33,16 @@ class Trpg(Game):
     # sim trpg trace --find: keys of a trace's result (sim.trpg.trace.FIND_KEYS)
     find_keys = ("winner", "rounds", "timeout", "lost", "fell", "standing", "oracle")
 
+    def first_mover(self, setup):
+        import copy
+
+        tree = copy.deepcopy(self.config_of(setup))
+        sides = list(setup.sides)
+        first = tree.get("scenario", {}).get("first", sides[0])
+        other = sides[(sides.index(first) + 1) % len(sides)]
+        tree.setdefault("scenario", {})["first"] = other
+        return "scenario.first", f"{first} first", f"{other} first", self.compile(tree)
+
     def setup_oracles(self, setup):
         from sim.trpg.game import scenario_oracles
 
@@ -168,6 +178,15 @@ class Trpg(Game):
         ax.grid(axis="x", alpha=0.3)
         save(fig, path)
         return "share of combats in which each character fell and in which it was lost (all cells)"
+
+    def wins_by_length(self, tables):
+        r = tables.get("rounds")
+        if r is None or "draws" not in r.columns:
+            return None
+        sides = [c[: -len("_wins")] for c in r.columns if c.endswith("_wins")]
+        h = r.group_by("rounds").agg(pl.col(*[f"{s}_wins" for s in sides], "draws").sum()).sort("rounds")
+        return (h["rounds"].to_numpy(), {**{s: h[f"{s}_wins"].to_numpy() for s in sides}, "draw": h["draws"].to_numpy()},
+                "round the combat ended (the last bin: the round limit)")
 
     def lengths(self, tables, cells):
         if "rounds" not in tables:

@@ -18,6 +18,15 @@ def print_run(res, con: Console) -> None:
     for r in res.tables["sides"].iter_rows(named=True):
         t.add_row(r["side"], f"{r['win_rate']:.4f}", f"{r['ci_low']:.4f} – {r['ci_high']:.4f}")
     con.print(t)
+    r = res.tables["rounds"]
+    sides = [c[: -len("_wins")] for c in r.columns if c.endswith("_wins")]
+    g = max(int(s["games"]), 1)
+    t = Table(title="who wins when: share of all combats, by the round the combat ended")
+    for c in ("round", *[f"{x} wins" for x in sides], "draws"):
+        t.add_column(c, justify="right")
+    for row in r.iter_rows(named=True):
+        t.add_row(str(row["rounds"]), *[f"{row[f'{x}_wins'] / g:.4f}" for x in sides], f"{row['draws'] / g:.4f}")
+    con.print(t)
     t = Table(title="per character (per combat)")
     cols = res.tables["characters"].columns
     for c in cols:

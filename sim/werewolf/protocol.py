@@ -93,6 +93,16 @@ class Werewolf(Game):
         return leave_one_out(games, seed, setup=setup, village=strategies["village"],
                              wolves=strategies["wolves"], threads=threads)
 
+    def first_mover(self, setup):
+        import copy
+
+        tree = copy.deepcopy(self.config_of(setup))
+        start = tree.get("variants", {}).get("start", "day")
+        other = "night" if start == "day" else "day"
+        tree.setdefault("variants", {})["start"] = other
+        said = {"day": "the vote first (start = day)", "night": "the attack first (start = night)"}
+        return "variants.start", said[start], said[other], self.compile(tree)
+
     # -- restricted play: an ability withheld, the holder keeps its seat and team -------------
     _HOOK_OF = {"divine": ("village", "divine", "never looks at anyone"),
                 "protect": ("village", "protect", "never protects anyone"),
