@@ -65,3 +65,21 @@ def test_parameter_values_cover_both_ends():
 def test_bad_specs(raw, msg):
     with pytest.raises(SimInputError, match=msg):
         S.parse(raw)
+
+
+@pytest.mark.parametrize("example", ["werewolf_table", "trpg_alley", "looper_rules"])
+def test_every_game_runs_its_example(tmp_path, example):
+    import json
+
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    spec = S.Path(__file__).resolve().parents[1] / "examples" / "sensitivity" / f"{example}.toml"
+    r = CliRunner().invoke(app, ["sensitivity", str(spec), "--games", "30", "--out", str(tmp_path), "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    want = [p["path"] for p in __import__("tomllib").loads(spec.read_text())["params"]]
+    assert [x["param"] for x in d["indices"]] == want
+    for x in d["indices"]:
+        assert all(math.isfinite(x[k]) for k in ("mu_star", "ST", "S1")) and x["mu_star"] >= 0
