@@ -209,3 +209,16 @@ def test_two_parameters_find_the_ridge():
     res = balance(_spec(lambda a, b: (a * b) / 100, [{"path": "a", "low": 1, "high": 10},
                                                      {"path": "b", "low": 1, "high": 10}], 0.42))
     assert res.hit and res.point["a"] * res.point["b"] == 42
+
+
+def test_small_integer_spaces_are_searched_within_each_parameters_own_range():
+    """Regression: every candidate of a full integer grid lies in its own parameter's range."""
+    from sim.analysis.balance import Evaluator, _candidates, parse_balance
+
+    sp = parse_balance({"game": "werewolf", "seed": 1, "target": 0.25, "tolerance": 0.01,
+                        "params": [{"path": "roles.fenrir.drag", "low": 0, "high": 3},
+                                   {"path": "count.villager", "low": 3, "high": 12}]})
+    cands = _candidates(sp, Evaluator(sp), 16)
+    assert len(cands) == 40
+    assert {c["roles.fenrir.drag"] for c in cands} == {0, 1, 2, 3}
+    assert {c["count.villager"] for c in cands} == set(range(3, 13))

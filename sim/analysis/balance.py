@@ -297,8 +297,10 @@ def _candidates(spec: BalanceSpec, ev: Evaluator, n0: int) -> list[dict]:
         for p in spec.params:
             size *= p.n
         if size <= 4 * n0:
-            return [dict(zip((p.path for p in spec.params), (p.value(i) for i in pos)))
-                    for pos in itertools.product(*(range(p.n) for p in spec.params))]
+            # each parameter's own value at its own position (a generator here once read the
+            # last parameter of the loop above for every one: drag 3 … 6 for a range 0 … 3)
+            return [{q.path: q.value(i) for q, i in zip(spec.params, pos)}
+                    for pos in itertools.product(*(range(q.n) for q in spec.params))]
     rng = python_rng(spec.seed, 11)
     cands, seen = [], set()
     for _ in range(20 * n0):
