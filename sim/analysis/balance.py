@@ -36,9 +36,9 @@ from sim.core.shipped import example_spec
 from sim.core.seeding import python_rng
 from sim.core.stats import wilson
 from sim.errors import SimInputError
-from sim.core.game import Game, get as get_game
-from sim.sweep.spec import positive_int, seed_of, spec_schema
-from sim.core.schema import ANY, check_keys
+from sim.core.game import Game
+from sim.sweep.spec import positive_int, seed_of, spec_game
+from sim.core.schema import ANY
 
 STREAMS = (3,)  # every evaluation plays these streams (common random numbers)
 TOP = ("game", "seed", "target", "tolerance", "max_games", "start_games")
@@ -93,12 +93,7 @@ class BalanceSpec:
 
 def parse_balance(raw: dict, source: Path | None = None, *, target=None, tolerance=None, seed=None) -> BalanceSpec:
     """Check a balance spec's table (every key, every knob) and return its :class:`BalanceSpec`."""
-    check_keys({k: v for k, v in raw.items() if k != "base"}, spec_schema(TOP, "params", PARAM_SCHEMA, None),
-               "balance spec")
-    if "game" not in raw:
-        raise SimInputError("balance spec: name the game, e.g. game = \"trpg\"")
-    ad = get_game(raw["game"])
-    check_keys(raw, spec_schema(TOP, "params", PARAM_SCHEMA, ad), "balance spec")
+    ad = spec_game(raw, "balance spec", TOP, "params", PARAM_SCHEMA, "trpg")
     t = raw.get("target", 0.5) if target is None else target
     tol = raw.get("tolerance", 0.01) if tolerance is None else tolerance
     s = raw.get("seed", 0) if seed is None else seed

@@ -36,7 +36,7 @@ import numpy as np
 import polars as pl
 
 from sim.core.config import load_toml
-from sim.core.schema import ANY, check_keys
+from sim.core.schema import ANY
 from sim.errors import SimInputError
 
 TOP = ("game", "name", "seed", "games", "method", "trajectories", "levels", "samples", "bootstrap", "base", "params")
@@ -98,22 +98,12 @@ def _int(raw: dict, key: str, default: int, low: int = 1) -> int:
 
 def parse(raw: dict, source: Path | None = None) -> SensSpec:
     """Check a sensitivity spec (unknown keys name the closest valid one)."""
-    from sim.core.game import get
     from sim.core.validate import MAX_GAMES
-    from sim.sweep.spec import seed_of
+    from sim.sweep.spec import seed_of, spec_game, spec_name
 
-    from sim.sweep.spec import spec_schema
-
-    top = [k for k in TOP if k not in ("params", "base")]
-    check_keys({k: v for k, v in raw.items() if k != "base"}, spec_schema(top, "params", PARAM, None),
-               "sensitivity spec")
-    if "game" not in raw:
-        raise SimInputError("sensitivity spec: name the game, e.g. game = \"race\"")
-    game = get(raw["game"])
-    check_keys(raw, spec_schema(top, "params", PARAM, game), "sensitivity spec")
-    name = raw.get("name", source.stem if source else "sensitivity")
-    if not isinstance(name, str) or not name or any(c in name for c in "/\\=") or name.startswith("."):
-        raise SimInputError(f"name: {name!r} cannot be a directory name")
+    game = spec_game(raw, "sensitivity spec", [k for k in TOP if k not in ("params", "base")], "params", PARAM,
+                     "race")
+    name = spec_name(raw, source, "sensitivity")
     method = raw.get("method", "both")
     if method not in METHODS:
         raise SimInputError(f"method: expected one of {', '.join(METHODS)}, got {method!r}")

@@ -168,6 +168,27 @@ def spec_schema(top: Iterable[str], list_key: str, item: dict, ad: Game | None) 
     return {**{k: ANY for k in top}, "base": ad.base_schema() if ad else ANY, list_key: ListOf(item)}
 
 
+def spec_game(raw: dict, kind: str, top: Iterable[str], list_key: str, item: dict, example: str) -> Game:
+    """Check a spec's keys (first without, then with the game's ``[base]`` keys) and return
+    its game; shared by sweep, balance and sensitivity specs."""
+    if not isinstance(raw, dict):
+        raise SimInputError(f"{kind}: expected a TOML table")
+    check_keys({k: v for k, v in raw.items() if k != "base"}, spec_schema(top, list_key, item, None), kind)
+    if "game" not in raw:
+        raise SimInputError(f"{kind}: name the game, e.g. game = \"{example}\"")
+    ad = get_game(raw["game"])
+    check_keys(raw, spec_schema(top, list_key, item, ad), kind)
+    return ad
+
+
+def spec_name(raw: dict, source: Path | None, default: str) -> str:
+    """A spec's ``name`` (the dataset's directory name; default the file's stem)."""
+    name = raw.get("name", source.stem if source else default)
+    if not isinstance(name, str) or not name or any(c in name for c in "/\\=") or name.startswith("."):
+        raise SimInputError(f"name: {name!r} cannot be a directory name")
+    return name
+
+
 def parse_axis(i: int, a: Any) -> Axis:
     """One ``[[axes]]`` table → an :class:`Axis`."""
     where = f"axes.{i}"
@@ -223,17 +244,8 @@ def parse_axis(i: int, a: Any) -> Axis:
 
 def parse_spec(raw: dict, source: Path | None = None) -> Spec:
     """Check a sweep spec's table and return its :class:`Spec`."""
-    if not isinstance(raw, dict):
-        raise SimInputError("sweep spec: expected a TOML table")
-    check_keys({k: v for k, v in raw.items() if k != "base"}, spec_schema(TOP_KEYS, "axes", AXIS_SCHEMA, None),
-               "sweep spec")
-    if "game" not in raw:
-        raise SimInputError("sweep spec: name the game, e.g. game = \"werewolf\"")
-    ad = get_game(raw["game"])
-    check_keys(raw, spec_schema(TOP_KEYS, "axes", AXIS_SCHEMA, ad), "sweep spec")
-    name = raw.get("name", source.stem if source else "sweep")
-    if not isinstance(name, str) or not name or any(c in name for c in "/\\=") or name.startswith("."):
-        raise SimInputError(f"name: {name!r} cannot be a directory name")
+    ad = spec_game(raw, "sweep spec", TOP_KEYS, "axes", AXIS_SCHEMA, "werewolf")
+    name = spec_name(raw, source, "sweep")
     seed = seed_of(raw.get("seed", 0))
     paired = raw.get("paired", False)
     if not isinstance(paired, bool):
