@@ -29,7 +29,7 @@ def metric_label(d: Loaded) -> str:
     from sim.core.game import games
 
     g = games().get(d.game)
-    return g.label() if g is not None and d.metric == g.metric else d.metric.replace("_", " ")
+    return g.label(d.tables) if g is not None and d.metric == g.metric else d.metric.replace("_", " ")
 
 
 def strategies_line(d: Loaded) -> str:

@@ -71,8 +71,9 @@ class Game:
     find_keys: tuple[str, ...] = ("winner",)
     group_word: str = "round"                # what a trace's events are grouped by
 
-    def label(self) -> str:
-        """How figures name the primary rate (``metric_label``, else the column's words)."""
+    def label(self, tables: Mapping[str, Any] | None = None) -> str:
+        """How figures name the primary rate (``metric_label``, else the column's words);
+        ``tables`` of a dataset may name it better (the TRPG's first side)."""
         return self.metric_label or self.metric.replace("_", " ")
 
     # -- strategies ---------------------------------------------------------------------

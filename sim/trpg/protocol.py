@@ -33,6 +33,14 @@ class Trpg(Game):
     # sim trpg trace --find: keys of a trace's result (sim.trpg.trace.FIND_KEYS)
     find_keys = ("winner", "rounds", "timeout", "lost", "fell", "standing", "oracle")
 
+    def label(self, tables=None):
+        """The first side's win rate by its name, when the tables say it ("players' win rate")."""
+        sides = (tables or {}).get("sides")
+        if sides is not None and "side" in sides.columns and sides.height:
+            name = str(sides["side"][0])
+            return f"{name}' win rate" if name.endswith("s") else f"{name}'s win rate"
+        return super().label(tables)
+
     def first_mover(self, setup):
         import copy
 
