@@ -1,0 +1,68 @@
+"""Speed of the skill machinery (issue 13): a ladder at 100,000 games per cell and a tune of
+200 evaluations. Timings only — the tests check correctness (examples/race/tests).
+
+    .venv/bin/python benchmarks/bench_skill.py [--json]
+
+Each step is timed after a warm-up that compiles its kernels, so the figures are the
+machinery's, not numba's compile time.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from sim.analysis.metagame import MEASURE, measure, parse_tier  # noqa: E402
+from sim.analysis.tune import tune  # noqa: E402
+from sim.core.game import get  # noqa: E402
+from sim.core.knobs import parse_spec, spec_sets  # noqa: E402
+
+
+def ladder(game_name: str, rows: list[str], cols: list[str], games: int) -> dict:
+    g = get(game_name)
+    a, b = g.sides
+    tree = g.build()
+    R = [parse_tier(g, a, t) for t in rows]
+    C = [parse_tier(g, b, t) for t in cols]
+    measure(g, tree, R, C, 200, 0, (MEASURE,))  # compile every pair's kernel
+    t = time.perf_counter()
+    measure(g, tree, R, C, games, 1, (MEASURE,))
+    s = time.perf_counter() - t
+    return {"cells": len(R) * len(C), "games_per_cell": games, "seconds": s,
+            "games_per_second": len(R) * len(C) * games / s}
+
+
+def race_tune(evaluations: int, games: int) -> dict:
+    g = get("race")
+    against = {"p2": parse_spec(g, "p2", "threshold@k=0")}
+    tree = g.build(sets=spec_sets(g, against["p2"]))
+    tune(g, tree, "p1", "threshold", against, budget=3, games=200, seed=0)  # compile
+    t = time.perf_counter()
+    res = tune(g, tree, "p1", "threshold", against, budget=evaluations, games=games, seed=1)
+    s = time.perf_counter() - t
+    return {"evaluations": evaluations, "games_per_evaluation": games, "seconds": s, "games": res.games,
+            "params": res.params, "tuned_rate": res.tuned_rate}
+
+
+def main() -> None:
+    out = {
+        "race_ladder_4x4": ladder("race", ["cautious", "bold", "threshold@k=0", "threshold@k=-10"],
+                                  ["cautious", "bold", "threshold@k=0", "threshold@k=-10"], 100_000),
+        "werewolf_ladder_2x3": ladder("werewolf", ["random", "claims"], ["random", "claims", "oracle_attack"],
+                                      100_000),
+        "race_tune_200": race_tune(200, 4000),
+    }
+    if "--json" in sys.argv:
+        print(json.dumps(out))
+        return
+    for k, v in out.items():
+        print(f"{k:22s} " + ", ".join(f"{a}={b:,.2f}" if isinstance(b, float) else f"{a}={b}" for a, b in v.items()))
+
+
+if __name__ == "__main__":
+    main()
