@@ -265,8 +265,8 @@ def _first_mover(game: Game, fm, strategies, c, rec, res):
     rule, as_played, swapped, other = fm
     game.run(other, strategies, c["games"], c["seed"], threads=c["threads"], start=c["first_game"],
              tables=False, **rec.kw("swapped"))
-    s0 = sum(v[0] for v in rec.runs["as played"].values())
-    s1 = sum(v[0] for v in rec.runs["swapped"].values())
+    s0, _ = rec.totals("as played")
+    s1, _ = rec.totals("swapped")
     d, lo, hi = rec.delta("swapped", "as played")
     return pl.DataFrame([{"rule": rule, "as_played": as_played, "swapped": swapped, "games": c["games"],
                           "rate": s0 / c["games"], "swapped_rate": s1 / c["games"], "advantage": d,

@@ -37,17 +37,6 @@ class Ability:
     withheld: str
 
 
-def _blocks(game, setup, strategies, games: int, seed: int, block: int, threads) -> tuple[np.ndarray, np.ndarray]:
-    got: dict[int, tuple[int, int]] = {}
-
-    def on_chunk(start: int, count: int, counts) -> None:
-        got[start] = (game.primary(counts)[0], count)
-
-    game.run(setup, strategies, games, seed, threads=threads, chunk_size=block, on_chunk=on_chunk, tables=False)
-    starts = sorted(got)
-    return np.array([got[k][0] for k in starts], float), np.array([got[k][1] for k in starts], float)
-
-
 def paired_delta(s0: np.ndarray, s1: np.ndarray, n: np.ndarray) -> tuple[float, float, float]:
     """(rate1 − rate0, its 95% interval) from per-block successes on the same games."""
     from scipy.stats import t
@@ -75,25 +64,26 @@ def restricted_play(game, setup: Any, strategies: Mapping[str, Any], games: int,
             raise SimInputError(f"--ability {unknown[0]!r}: not an optional ability here; "
                                 f"choose {', '.join(sorted(names))}")
         abilities = [a for a in abilities if a.name in only]
-    block = max(1, games // 32)
-    s0, n = _blocks(game, setup, strategies, games, seed, block, threads)
-    lo, hi = wilson(int(s0.sum()), int(n.sum()))
+    rec = PairedBlocks(game.primary, games)
+    game.run(setup, strategies, games, seed, threads=threads, tables=False, **rec.kw("(none)"))
+    s0, n0 = rec.totals("(none)")
+    lo, hi = wilson(s0, n0)
     first = game.sides[0] if game.sides else ""
-    rows = [{"restricted": "(none)", "ability": "", "side": "", "withheld": "the full game", "games": int(n.sum()),
-             "rate": s0.sum() / n.sum(), "ci_low": lo, "ci_high": hi, "delta": 0.0, "delta_ci_low": 0.0,
+    rows = [{"restricted": "(none)", "ability": "", "side": "", "withheld": "the full game", "games": n0,
+             "rate": s0 / n0, "ci_low": lo, "ci_high": hi, "delta": 0.0, "delta_ci_low": 0.0,
              "delta_ci_high": 0.0, "value_to_side": None, "value_ci_low": None, "value_ci_high": None,
              "competent": None}]
     for a in abilities:
         st, strat = game.restrict(setup, strategies, a.name)
-        s1, n1 = _blocks(game, st, strat, games, seed, block, threads)
-        assert (n1 == n).all()
-        d, dlo, dhi = paired_delta(s0, s1, n)
-        lo, hi = wilson(int(s1.sum()), int(n.sum()))
+        game.run(st, strat, games, seed, threads=threads, tables=False, **rec.kw(a.name))
+        d, dlo, dhi = rec.delta("(none)", a.name)
+        s1, _ = rec.totals(a.name)
+        lo, hi = wilson(s1, n0)
         # the primary rate is the first side's: an ability of another side serves it when the rate rises
         sign = -1.0 if (not first or a.side == first) else 1.0
         v, vlo, vhi = sign * d, *sorted((sign * dlo, sign * dhi))
         rows.append({"restricted": a.holder, "ability": a.name, "side": a.side, "withheld": a.withheld,
-                     "games": int(n.sum()), "rate": s1.sum() / n.sum(), "ci_low": lo, "ci_high": hi, "delta": d,
+                     "games": n0, "rate": s1 / n0, "ci_low": lo, "ci_high": hi, "delta": d,
                      "delta_ci_low": dlo, "delta_ci_high": dhi, "value_to_side": v, "value_ci_low": vlo,
                      "value_ci_high": vhi, "competent": not (vhi < 0)})
     return pl.DataFrame(rows, schema_overrides={"value_to_side": pl.Float64, "value_ci_low": pl.Float64,
@@ -117,6 +107,11 @@ class PairedBlocks:
             got[start] = (self.primary(counts)[0], count)
 
         return {"on_chunk": on_chunk, "chunk_size": self.block}
+
+    def totals(self, name: str) -> tuple[int, int]:
+        """(successes, games) of one recorded run."""
+        got = self.runs[name].values()
+        return int(sum(v[0] for v in got)), int(sum(v[1] for v in got))
 
     def delta(self, base: str, other: str) -> tuple[float, float, float]:
         a, b = self.runs[base], self.runs[other]

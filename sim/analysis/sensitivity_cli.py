@@ -27,6 +27,7 @@ def sensitivity_cmd(
     from rich.table import Table
 
     from sim.analysis.sensitivity import analyse, load, sweep_evaluator
+    from sim.core.game import get as get_game
     from sim.core.outdir import OutDir, claim_sweep_root, register_sweep
     from sim.core.output import manifest
     from sim.core.progress import want_progress
@@ -56,7 +57,7 @@ def sensitivity_cmd(
         err = save_tables(od, {"sensitivity": table}, manifest(sp.game, sp.raw, sp.seed, {
             "command": "sim sensitivity", "sensitivity": sp.name, "method": sp.method, "games_per_point": sp.games,
             "params": [p.path for p in sp.params], "sweeps": [str(s.relative_to(root)) for s in sweeps],
-            "metric": __import__("sim.core.game", fromlist=["get"]).get(sp.game).metric}))
+            "metric": get_game(sp.game).metric}))
     if as_json:
         emit_json(res.to_json())
         return finish(err)
