@@ -271,6 +271,17 @@ class Game:
         p1 sets ``p1.k``); the game's schema checks it like any ``--set`` path."""
         return f"{side}.{knob}"
 
+    def knob_vectors(self, setup: Any, strategies: Mapping[str, Any]) -> dict[str, Any]:
+        """Each side's knob values (float64, the strategy's declared order) from the setup's
+        configuration at :meth:`knob_path` (``<side>.<knob>``), checked against the side's
+        strategy: a knob it does not declare is one SimInputError naming the closest. Games
+        whose kernels read knobs call it in ``run``; the CLI calls it before any game."""
+        from sim.core.knobs import knob_vector
+
+        tree = self.config_of(setup)
+        return {side: knob_vector(s, getattr(s, "name", side), (tree or {}).get(side), side)
+                for side, s in strategies.items()}
+
     def extra_parameters(self, tree: dict) -> dict[str, Any]:
         """Sweep shorthands beyond the tree's own paths (e.g. Werewolf's ``count.<role>``)."""
         return {}

@@ -82,6 +82,23 @@ def knobs_of(strategy: Any) -> tuple[Knob, ...]:
     return tuple(getattr(strategy, "knobs", ()) or ())
 
 
+def knob_vector(strategy: Any, name: str, values: Any, where: str) -> "np.ndarray":
+    """The strategy's knob values as a float64 vector in declared order, the kernel's form:
+    ``values`` (a configuration table, checked: an unknown knob names the closest) over
+    the defaults; a bool is 0/1, a choice the index of its value in ``choices``."""
+    import numpy as np
+
+    if values is not None and not isinstance(values, dict):
+        raise SimInputError(f"{where}: expected a table of knob values, got {values!r}")
+    given = check_knobs(strategy, name, dict(values or {}), where)
+    ks = knobs_of(strategy)
+    out = np.zeros(max(len(ks), 1), np.float64)  # never empty: a kernel may index slot 0
+    for i, k in enumerate(ks):
+        v = given.get(k.name, k.default)
+        out[i] = k.choices.index(v) if k.kind == "choice" else float(v)
+    return out
+
+
 def _value(v: str) -> Any:
     for cast in (int, float):
         try:
