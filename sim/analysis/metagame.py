@@ -128,6 +128,36 @@ def measure(game: Game, tree: dict, rows: Sequence[Tier], cols: Sequence[Tier], 
     return Matrix(list(rows), list(cols), s, g)
 
 
+def strongest(m: Matrix) -> tuple[int, int]:
+    """The honest (non-oracle) tiers each side would pick from the ladder: the first side's
+    row with the best worst case, the second side's column with the best worst case (the
+    pure maximin / minimax over the honest cells)."""
+    rows = [i for i, r in enumerate(m.rows) if not r.oracle]
+    cols = [j for j, c in enumerate(m.cols) if not c.oracle]
+    if not rows or not cols:
+        raise SimInputError("the competence check needs an honest (non-oracle) tier on each side")
+    r = m.rate
+    i = max(rows, key=lambda i: (min(r[i, j] for j in cols), -i))
+    j = min(cols, key=lambda j: (max(r[i2, j] for i2 in rows), j))
+    return i, j
+
+
+def competence(game: Game, tree: dict, m: Matrix, games: int, seed: int, threads: int | None = None):
+    """Restricted play (:func:`sim.analysis.restrict.restricted_play`) of the strongest
+    honest tiers against each other: every optional ability withheld in turn, its value to
+    its own side with the paired 95% interval. A competent pair of strategies never gains
+    by giving an ability up (``competent`` false where the whole interval is below zero).
+    ``None`` when the setup has no optional ability."""
+    from sim.analysis.restrict import restricted_play
+
+    i, j = strongest(m)
+    _, (setup, strategies) = _cell(game, tree, m.rows[i], m.cols[j])
+    if not game.abilities(setup, strategies):
+        return None
+    df = restricted_play(game, setup, strategies, games, seed, threads=threads)
+    return m.rows[i], m.cols[j], df
+
+
 def solve_zero_sum(a: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
     """Value and optimal mixtures of the zero-sum game where the row player receives
     ``a[i, j]`` (maximises) and the column player pays it (minimises)."""

@@ -101,9 +101,13 @@ def ladder_cmd(
     config: Optional[Path] = _COMMON["config"], sets: List[str] = _COMMON["sets"],
     threads: Optional[int] = _COMMON["threads"], as_json: bool = _COMMON["as_json"],
     out: Optional[Path] = _COMMON["out"], dask: Optional[str] = _COMMON["dask"],
+    competence: bool = typer.Option(False, "--competence", help="Also check the strongest honest tiers: "
+                                    "withhold each optional ability in turn (restricted play, --games "
+                                    "games each) and flag any a side does better without."),
 ):
     """The skill ladder: the first side's win rate for every pair of tiers of the two sides,
-    each cell with its 95% CI, all cells on the same random streams."""
+    each cell with its 95% CI, all cells on the same random streams. ``--competence`` adds
+    the competence check of the strongest honest tiers (restricted play)."""
     from rich.console import Console
 
     from sim.analysis.metagame import MEASURE, measure
@@ -116,21 +120,65 @@ def ladder_cmd(
         with _client(dask) as client, p:
             m = measure(game, tree, rows, cols, games, seed, (MEASURE,), threads, tick, client)
         frame = m.frame()
-        err = save_tables(od, {"ladder": frame}, manifest(game.name, tree, seed, {
+        comp = _competence(game, tree, m, games, seed, threads) if competence else None
+        tables = {"ladder": frame, **({"competence": comp["table"]} if comp and comp["table"] is not None else {})}
+        err = save_tables(od, tables, manifest(game.name, tree, seed, {
             "command": "sim ladder", "games_per_cell": games, "metric": game.metric,
-            "sides": list(game.sides), "rows": [r.label for r in rows], "cols": [c.label for c in cols]}))
+            "sides": list(game.sides), "rows": [r.label for r in rows], "cols": [c.label for c in cols],
+            **({"competence": {k: v for k, v in comp.items() if k != "table"}} if comp else {})}))
     if as_json:
         emit_json({"game": game.name, "metric": game.metric, "sides": list(game.sides), "games_per_cell": games,
                    "matrix": [{k: r[k] for k in ("row", "col", "rate", "ci_low", "ci_high", "games")}
-                              for r in frame.iter_rows(named=True)]})
+                              for r in frame.iter_rows(named=True)],
+                   **({"competence": {k: v for k, v in comp.items() if k != "table"}} if comp else {})})
         return finish(err)
     con = Console()
     _oracle_line(con, [t.label for t in (*rows, *cols)])
     _matrix_text(con, game, frame, rows, cols,
                  f"{game.name}: {game.metric} by tier ({games:,} games per cell, seed {seed})")
+    if comp:
+        _competence_text(con, game, comp)
     if out is not None and not err:
         con.print(f"ladder table and manifest written to [bold]{out}[/bold]")
     finish(err)
+
+
+_COMPETENCE_COLS = ("ability", "side", "withheld", "value_to_side", "value_ci_low", "value_ci_high", "competent")
+
+
+def _competence(game, tree, m, games: int, seed: int, threads) -> dict:
+    """The competence check of the strongest honest tiers, as JSON-ready data and a table."""
+    from sim.analysis.metagame import competence, strongest
+
+    got = competence(game, tree, m, games, seed, threads)
+    if got is None:
+        i, j = strongest(m)
+        return {"row": m.rows[i].label, "col": m.cols[j].label, "competent": None, "abilities": [], "table": None,
+                "note": f"{game.name}: this setup has no optional ability to withhold"}
+    r, c, df = got
+    ab = df.filter(df["ability"] != "")
+    rows = [{k: x[k] for k in _COMPETENCE_COLS} for x in ab.iter_rows(named=True)]
+    return {"row": r.label, "col": c.label, "games": games, "competent": all(x["competent"] for x in rows),
+            "abilities": rows, "table": df.with_columns()}
+
+
+def _competence_text(con, game, comp: dict) -> None:
+    from rich.table import Table
+
+    if comp["competent"] is None:
+        con.print(f"competence: {comp['note']}")
+        return
+    t = Table(title=f"competence of the strongest honest tiers: {comp['row']} vs {comp['col']} "
+                    f"({comp['games']:,} games each, paired): an ability's value to its own side")
+    for h in ("ability", "side", "value to side", "95% CI", ""):
+        t.add_column(h, justify="right" if h in ("value to side", "95% CI") else "left")
+    for x in comp["abilities"]:
+        t.add_row(x["ability"], x["side"], f"{x['value_to_side']:+.4f}",
+                  f"[{x['value_ci_low']:+.4f}, {x['value_ci_high']:+.4f}]",
+                  "" if x["competent"] else "[bold red]NOT COMPETENT: the side does better without it[/bold red]")
+    con.print(t)
+    con.print("competent: no ability has a significantly negative value to its side" if comp["competent"] else
+              "[bold red]not competent: a side gains by giving an ability up — a stronger strategy exists[/bold red]")
 
 
 @clean_errors

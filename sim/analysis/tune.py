@@ -124,6 +124,14 @@ def tune(game: Game, tree: dict, side: str, family: str, against: Mapping[str, S
     sampler = optuna.samplers.TPESampler(seed=seed % 2**32, n_startup_trials=max(1, min(10, budget // 3)))
     study = optuna.create_study(direction="maximize" if maximise else "minimize", sampler=sampler)
     rows = []
+    # Start from the default and each knob alone at its extremes (one factor at a time): the
+    # baseline is always a candidate, and "never use it" / "always" ends are tried for sure.
+    base = {k.name: k.default for k in knobs}
+    study.enqueue_trial(base)
+    for k in knobs:
+        for v in k.extremes():
+            if v != k.default:
+                study.enqueue_trial({**base, k.name: v}, skip_if_exists=True)
     for t in range(budget):
         trial = study.ask()
         point = tuple((k.name, k.suggest(trial)) for k in knobs)

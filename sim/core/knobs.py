@@ -38,6 +38,7 @@ class Knob:
     default: Any = None
     choices: tuple = ()
     doc: str = ""
+    step: float | None = None       # float: the search grid (default: 1/100 of the range)
 
     def check(self, value: Any, where: str) -> Any:
         """``value`` as this knob's type, or one SimInputError naming ``where``."""
@@ -68,10 +69,22 @@ class Knob:
         if self.kind == "int":
             return trial.suggest_int(self.name, int(self.low), int(self.high))
         if self.kind == "float":
-            return trial.suggest_float(self.name, float(self.low), float(self.high))
+            # on a grid, so a tuned value reads 0.22, not 0.2200018552990376, and the ends
+            # (often "never" and "always") can be hit exactly
+            step = self.step or (float(self.high) - float(self.low)) / 100
+            return round(trial.suggest_float(self.name, float(self.low), float(self.high), step=step), 10)
         if self.kind == "bool":
             return trial.suggest_categorical(self.name, [False, True])
         return trial.suggest_categorical(self.name, list(self.choices))
+
+    def extremes(self) -> tuple:
+        """The values a one-factor-at-a-time start tries besides the default: the ends of the
+        range (int, float), every choice, both truth values."""
+        if self.kind in ("int", "float"):
+            return (self.low, self.high)
+        if self.kind == "bool":
+            return (False, True)
+        return tuple(self.choices)
 
     def describe(self) -> str:
         rng = f"{self.low} … {self.high}" if self.kind in ("int", "float") else ", ".join(map(str, self.choices))
@@ -172,7 +185,10 @@ def _from_file(game, side: str, path: Path) -> Spec:
     strategy = game.strategy(side, name)
     values = {k: v for k, v in table.items() if k != "strategy"}
     checked = check_knobs(strategy, name, values, f"{path} [{side}]")
-    return Spec(side, name, tuple(checked.items()))
+    # a file states every knob (sim tune writes them all); the spec keeps those it changes,
+    # so its label says what differs from the strategy's defaults
+    defaults = {k.name: k.default for k in knobs_of(strategy)}
+    return Spec(side, name, tuple((k, v) for k, v in checked.items() if v != defaults.get(k)))
 
 
 def spec_sets(game, spec: Spec) -> list[str]:

@@ -58,3 +58,7 @@ _T = ("PHASE",    # day, 0 evening / 1 night
       "NOATTACK", # reason: 0 no living wolf, 1 no target
       "CHECK")    # winner (W), event (Ev) after which it was checked
 T = namedtuple("T", _T)(*range(1, len(_T) + 1))
+
+# A side strategy's knob values reach its views (View.knobs, float64[KNOB_SLOTS]) in the
+# order the strategy declares them (sim.core.knobs); unset slots are NaN (the default).
+KNOB_SLOTS = 16

@@ -54,6 +54,22 @@ def resolve_wolves(wolves: str | WolfStrategy) -> WolfStrategy:
     return WOLVES.get(wolves)
 
 
+def with_knobs(setup: Setup, village, wolves):
+    """The kernel's rules with each side's knob values from the configuration's ``village`` /
+    ``wolves`` tables (checked against the strategies: an unknown knob is one error)."""
+    from sim.core.game import get
+    from sim.werewolf.enums import KNOB_SLOTS
+
+    vec = get("werewolf").knob_vectors(setup, {"village": village, "wolves": wolves})
+    k = max(len(vec["village"]), len(vec["wolves"]))
+    if k > KNOB_SLOTS:
+        raise SimInputError(f"a werewolf strategy declares {k} knobs; at most {KNOB_SLOTS}")
+    K = np.full((2, k), np.nan)
+    K[0, :len(vec["village"])] = vec["village"]
+    K[1, :len(vec["wolves"])] = vec["wolves"]
+    return setup.nb._replace(knobs=K)
+
+
 def run(games: int, seed: int = 0, *, village: str | VillageStrategy = "random",
         wolves: str | WolfStrategy = "random", setup: Setup | None = None, roles: str | None = None,
         config=None, sets: Iterable[str] = (), threads: int | None = None,
@@ -64,7 +80,7 @@ def run(games: int, seed: int = 0, *, village: str | VillageStrategy = "random",
     v, w = resolve_village(village), resolve_wolves(wolves)
     kernel = chunk_kernel(v, w)
     key = run_key(seed, *spawn)
-    R = setup.nb
+    R = with_knobs(setup, v, w)
     res = run_games(games, lambda: new_counts(R), lambda start, count, out: kernel(key, start, count, R, out, None),
                     chunk_size=chunk_size, threads=threads, progress=progress, start=start,
                     on_chunk=on_chunk)

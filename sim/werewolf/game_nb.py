@@ -36,7 +36,7 @@ from sim.core.rng import choose_bit_nb, randint_nb, seed_stream_nb
 from sim.core.trace import emit_nb
 from sim.werewolf.roles import RolesNB
 from sim.werewolf.enums import (CLAIM_SEER, EVENTS, HOW, WITCH_BASE, WITCH_ELIMINATE, WITCH_REVIVE,
-                                Ab, Ev, How, RF, Stream, T, V, VR, W)
+                                KNOB_SLOTS, Ab, Ev, How, RF, Stream, T, V, VR, W)
 from sim.werewolf.views import JudgeView, View, readonly_rules_nb, view_builder  # noqa: F401 (View: API)
 
 Counts = namedtuple("Counts", "scalars end role_games role_survived role_out days_hist win_days")
@@ -53,7 +53,7 @@ U1 = np.uint64(1)
 # learned, mem[p] p's own scratch; votes, hati_last, pal_last, role_of and masks are the
 # judge's own (a strategy sees only its own row of hati_last / pal_last).
 St = namedtuple("St", "alive out_how out_day revived claim_role claim_res know mem votes "
-                      "hati_last pal_last role_of masks")
+                      "hati_last pal_last role_of masks knobs")
 
 
 def new_counts(R):
@@ -76,7 +76,7 @@ def new_state_nb(n):
               np.full(n, -1, np.int64), np.full((n, n), -1, np.int64), np.full((n, n), -1, np.int64),
               np.zeros((n, MEM), np.int64), np.zeros(n, np.int64),
               np.full(n, -1, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-              np.zeros(N_MASKS, np.uint64))
+              np.zeros(N_MASKS, np.uint64), np.full((2, KNOB_SLOTS), np.nan))
 
 
 @nb.njit(inline="always")
@@ -85,7 +85,7 @@ def unmanaged_state_nb(st):
     return St(unmanaged_nb(st.alive), unmanaged_nb(st.out_how), unmanaged_nb(st.out_day), unmanaged_nb(st.revived),
               unmanaged_nb(st.claim_role), unmanaged_nb(st.claim_res), unmanaged_nb(st.know), unmanaged_nb(st.mem),
               unmanaged_nb(st.votes), unmanaged_nb(st.hati_last), unmanaged_nb(st.pal_last),
-              unmanaged_nb(st.role_of), unmanaged_nb(st.masks))
+              unmanaged_nb(st.role_of), unmanaged_nb(st.masks), unmanaged_nb(st.knobs))
 
 
 @nb.njit
@@ -95,7 +95,7 @@ def keep_alive_nb(a, b):
 
 @nb.njit(inline="always")
 def unmanaged_rules_nb(R):
-    return RolesNB(unmanaged_nb(R.table), unmanaged_nb(R.var), unmanaged_nb(R.seats))
+    return RolesNB(unmanaged_nb(R.table), unmanaged_nb(R.var), unmanaged_nb(R.seats), unmanaged_nb(R.knobs))
 
 
 @nb.njit
@@ -248,7 +248,10 @@ def play_chunk_nb(key, start, count, R, out, log=None):
     owned = new_state_nb(n)  # keeps the memory alive for the unmanaged views below
     st = unmanaged_state_nb(owned)
     R = unmanaged_rules_nb(R)
-    Rv = readonly_rules_nb(R)  # the rules as strategies see them
+    Rv = readonly_rules_nb(R)  # the rules as strategies see them (no knobs: each side sees its own)
+    for s in range(R.knobs.shape[0]):  # the sides' knob values; NaN: the strategy's default
+        for k in range(min(R.knobs.shape[1], KNOB_SLOTS)):
+            st.knobs[s, k] = R.knobs[s, k]
     # Unpack once: each tuple-field access in the loop would cost atomic refcounts.
     alive_a = st.alive
     out_how = st.out_how

@@ -11,14 +11,17 @@ from typing import Any, Iterable
 import numpy as np
 
 from sim.core.config import deep_merge, load_toml, set_path, split_assignment
-from sim.core.schema import ANY, TEXT, Ids, check_keys
+from sim.core.schema import ANY, TEXT, Ids, Map, check_keys
 from sim.core.validate import bool_at as _bool, choice_at, int_at as _int
 from sim.errors import SimInputError
 from sim.werewolf.enums import ABILITIES, N_RF, VOTE_RULES, RF, V
 
 DATA = resources.files("sim.werewolf") / "data"
 
-RolesNB = namedtuple("RolesNB", "table var seats")
+# knobs: float64[2, k], row 0 the village strategy's knob values, row 1 the wolves' (their
+# declared order, sim.core.knobs); compile_setup leaves it empty (k = 0: every knob at its
+# default) and run() fills it from the configuration's village / wolves tables.
+RolesNB = namedtuple("RolesNB", "table var seats knobs")
 
 _ROLE_KEYS = ("name", "team", "attacks", "ability", "seer_reads", "medium_reads", "madman", "drag",
               "protect_count")
@@ -29,6 +32,9 @@ CONFIG_SCHEMA = {
     "composition": {"default": TEXT},
     "variants": {k: ANY for k in _VARIANT_KEYS},
     "roles": Ids({k: ANY for k in _ROLE_KEYS}, "role"),
+    # each side strategy's knobs (names checked against the strategy when it is run)
+    "village": Map(),
+    "wolves": Map(),
 }
 
 
@@ -166,7 +172,7 @@ def compile_setup(cfg: dict) -> Setup:
     if v[V.END_NO_VILLAGERS] and count_village == 0 or not v[V.END_NO_VILLAGERS] and count_village <= count_wolf:
         raise SimInputError(f"--roles {comp!r}: the wolves already win at the start "
                             f"({count_village} village vs {count_wolf} wolf team)")
-    return Setup(cfg, role_ids, seats, RolesNB(table, v, idx))
+    return Setup(cfg, role_ids, seats, RolesNB(table, v, idx, np.zeros((2, 0), np.float64)))
 
 
 def resolve_setup(config=None, sets: Iterable[str] = (), roles: str | None = None) -> Setup:

@@ -146,14 +146,15 @@ def trace_game(setup, village, wolves, seed: int, game: int, *, spawn: tuple[int
                events: bool = True) -> Trace:
     """Game ``game`` of the run with ``seed``: the batch kernel on that game alone, with a
     log (``events=False``: no log, the result only)."""
-    from sim.werewolf.game import resolve_village, resolve_wolves
+    from sim.werewolf.game import resolve_village, resolve_wolves, with_knobs
     from sim.werewolf.game_nb import chunk_kernel, new_counts
 
-    kernel = chunk_kernel(resolve_village(village), resolve_wolves(wolves))
+    village, wolves = resolve_village(village), resolve_wolves(wolves)
+    kernel = chunk_kernel(village, wolves)
     key = run_key(seed, *spawn)
     counts = new_counts(setup.nb)
     log = new_log() if events else None
-    kernel(key, game, 1, setup.nb, counts, log)
+    kernel(key, game, 1, with_knobs(setup, village, wolves), counts, log)
     tr = Trace(game=game, result=result_of(setup, counts))
     if events:
         rows, tr.cut = log_rows(log)

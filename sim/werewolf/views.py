@@ -28,6 +28,8 @@ import numpy as np
 from sim.core.views import is_oracle, readonly_nb
 from sim.werewolf.roles import RolesNB
 
+U1 = np.uint64(1)
+
 PUBLIC = (
     "n",            # participants (seats 0 … n-1)
     "day",          # the day (0: the first night of start = night)
@@ -46,6 +48,7 @@ OWN = (
     "know",         # its row of knowledge: -1 unknown, 0 village, 1 wolf (see ROLE_KNOWLEDGE)
     "last_mark",    # hati: its own mark of the last evening (-1: none; -1 for everyone else)
     "last_protect", # paladin: its own protected set of the last night (mask; 0 for everyone else)
+    "knobs",        # its side strategy's own knob values (float64[KNOB_SLOTS]; NaN: the default)
 )
 MEMORY = ("mem",)   # int64[MEM]: the participant's own scratch (writable; zero at each game's start)
 VIEW_FIELDS = PUBLIC + OWN + MEMORY
@@ -81,7 +84,8 @@ def honest_view_nb(st, R, me, day, runoff, marked, protected):
     return View(st.role_of.shape[0], day, runoff, R, st.alive[0], readonly_nb(st.out_how),
                 readonly_nb(st.out_day), readonly_nb(st.revived), readonly_nb(st.claim_role),
                 readonly_nb(st.claim_res), me, st.role_of[me], readonly_nb(st.know[me]),
-                st.hati_last[me], np.uint64(st.pal_last[me]), st.mem[me])
+                st.hati_last[me], np.uint64(st.pal_last[me]), readonly_nb(st.knobs[(st.masks[0] >> np.uint64(me)) & U1]),
+                st.mem[me])
 
 
 @nb.njit(inline="always")
@@ -90,14 +94,15 @@ def judge_view_nb(st, R, me, day, runoff, marked, protected):
     return JudgeView(st.role_of.shape[0], day, runoff, R, st.alive[0], readonly_nb(st.out_how),
                      readonly_nb(st.out_day), readonly_nb(st.revived), readonly_nb(st.claim_role),
                      readonly_nb(st.claim_res), me, st.role_of[me], readonly_nb(st.know[me]),
-                     st.hati_last[me], np.uint64(st.pal_last[me]), st.mem[me],
+                     st.hati_last[me], np.uint64(st.pal_last[me]),
+                     readonly_nb(st.knobs[(st.masks[0] >> np.uint64(me)) & U1]), st.mem[me],
                      readonly_nb(st.role_of), st.masks[0], marked, protected, readonly_nb(st.hati_last),
                      readonly_nb(st.pal_last), readonly_nb(st.know))
 
 
 @nb.njit(inline="always")
 def readonly_rules_nb(R):
-    return RolesNB(readonly_nb(R.table), readonly_nb(R.var), readonly_nb(R.seats))
+    return RolesNB(readonly_nb(R.table), readonly_nb(R.var), readonly_nb(R.seats), readonly_nb(R.knobs[:0]))
 
 
 def view_builder(strategy):

@@ -32,6 +32,7 @@ class VillageStrategy:
     speak: Any = _b.silent_nb
     oracle: bool = False   # True only for ``oracle_…`` names (the judge's view, labelled outputs)
     doc: str = ""
+    knobs: tuple = ()      # sim.core.knobs.Knob, in the order the hooks read view.knobs
 
     def __post_init__(self):
         _check_oracle(self)
@@ -46,6 +47,7 @@ class WolfStrategy:
     speak: Any = _b.silent_nb
     oracle: bool = False   # True only for ``oracle_…`` names (the judge's view, labelled outputs)
     doc: str = ""
+    knobs: tuple = ()      # sim.core.knobs.Knob, in the order the hooks read view.knobs
 
     def __post_init__(self):
         _check_oracle(self)
@@ -76,10 +78,11 @@ VILLAGE.register("random", VillageStrategy("random", doc="uniform among legal ch
 WOLVES.register("random", WolfStrategy("random", doc="uniform among legal choices"))
 VILLAGE.register("claims", VillageStrategy(
     "claims", vote=_c.village_vote_nb, divine=_c.village_divine_nb, protect=_c.village_protect_nb,
-    witch=_c.village_witch_nb, speak=_c.village_speak_nb,
+    witch=_c.village_witch_nb, speak=_c.village_speak_nb, knobs=_c.VILLAGE_KNOBS,
     doc="seer claims and reports; votes revealed wolves; paladin guards the seer; witch acts on reports"))
 WOLVES.register("claims", WolfStrategy(
     "claims", vote=_c.wolf_vote_nb, mark=_c.wolf_mark_nb, attack=_c.wolf_attack_nb, speak=_c.wolf_speak_nb,
+    knobs=_c.WOLF_KNOBS,
     doc="attack claimed seers; accomplice fake-claims; hati frames the most trusted"))
 WOLVES.register("oracle_attack", WolfStrategy(
     "oracle_attack", attack=_o.oracle_attack_nb, oracle=True,

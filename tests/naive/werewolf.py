@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core.rng import choose_bit_nb, randint_nb, seed_stream_nb
-from sim.werewolf.enums import CLAIM_SEER, EVENTS, HOW, WINNERS, WITCH_BASE, Stream
+from sim.werewolf.enums import CLAIM_SEER, EVENTS, HOW, KNOB_SLOTS, WINNERS, WITCH_BASE, Stream
 from sim.werewolf.game_nb import (C_DAYS, C_DRAWS, C_GAMES, C_NOBODY_OUT, C_RUNOFFS, C_VILLAGE, C_WOLVES,
                                   MEM, N_SCALARS)
 from sim.werewolf.roles import RolesNB
@@ -84,7 +84,11 @@ class Role:
 class Game:
     def __init__(self, setup, key, g, village, wolves):
         cfg = setup.config
-        self.rules = RolesNB(*(_ro(a) for a in setup.nb))  # only handed to the strategies
+        R = setup.nb
+        self.rules = RolesNB(_ro(R.table), _ro(R.var), _ro(R.seats), _ro(R.knobs[:0]))  # only handed to the strategies
+        # each side's own knob values (NaN: the strategy's default), as View.knobs
+        self.knobs = np.full((2, KNOB_SLOTS), np.nan)
+        self.knobs[:, :R.knobs.shape[1]] = R.knobs[:, :KNOB_SLOTS]
         self.role_ids = list(setup.role_ids)
         self.roles = {rid: Role(rid, cfg["roles"][rid]) for rid in self.role_ids}
         var = cfg.get("variants", {})
@@ -164,7 +168,8 @@ class Game:
         last_protect = _mask(self.pal_last.get(p, set()))
         return View(self.n, self.day, self.runoff, self.rules, _mask(self.alive), _ro(self.out_how),
                     _ro(self.out_day), _ro(self.revived), _ro(self.claim_role), _ro(self.claim_res), p,
-                    self.role_index[p], _ro(self.know[p]), last_mark, last_protect, self.mem[p])
+                    self.role_index[p], _ro(self.know[p]), last_mark, last_protect,
+                    _ro(self.knobs[1 if p in self.wolf_team else 0]), self.mem[p])
 
     def side(self, p: int):
         """(strategy family, its stream) of p's side."""
