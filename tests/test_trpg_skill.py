@@ -66,6 +66,17 @@ def test_ladder_matrix_with_cis_and_the_sheet_cell_is_a_plain_run(tree):
     assert (int(m.successes[1, 0]), N) == G.primary(by_name.totals)
 
 
+def test_a_profile_set_in_the_tree_is_kept_for_the_side_not_given(tree):
+    """A sweep cell with an axis on one side (``players``) and the other side's profile as a
+    tree path (``tactics.kaii.profile``) plays both: the same games as the ladder's cell."""
+    cell, (setup, st) = G.make_cell({"tree": tree, "strategies": {}},
+                                    {"players": "focus", "tactics.kaii.profile": "ranged"})
+    assert {s: p.name for s, p in st.items()} == {"players": "focus", "kaii": "ranged"}
+    m = measure(G, tree, [Tier("players", "focus")], [Tier("kaii", "ranged")], N, 5, (MEASURE,), threads=1)
+    got = G.primary(G.run(setup, st, N, 5, spawn=(MEASURE,), tables=False).totals)
+    assert got == (int(m.successes[0, 0]), N)
+
+
 def test_tune_players_against_the_sheets(tree):
     res = tune(G, tree, "players", "focus", {"kaii": Spec("kaii", "sheet")}, budget=12, games=1000,
                final_games=4000, seed=3, threads=1)

@@ -82,6 +82,14 @@ class Trpg(Game):
 
         return PROFILES.get(spec) if isinstance(spec, str) else spec
 
+    def strategies(self, given=None, setup=None):
+        """Every side's profile: the ones given, else the one the setup's configuration names
+        (``tactics.<side>.profile``, ``sheet`` by default) — a sweep axis or ``--set`` on one
+        side's profile is not undone by the other side's default."""
+        if setup is not None:
+            given = {**(setup.tactics or {}), **{k: v for k, v in dict(given or {}).items() if v}}
+        return super().strategies(given, setup)
+
     def knob_path(self, side, knob):
         return f"tactics.{side}.{knob}"
 
