@@ -351,5 +351,6 @@ def tune_cmd(
               f"evaluations in all")
     if out is not None and not err:
         con.print(f"trace, manifest and strategy file written to [bold]{out}[/bold] "
-                  f"(use it as --{side} {out / '_strategy.toml'})")
+                  + (f"(use it as --{side} {out / '_strategy.toml'})" if side in game.sides else
+                     f"(use it as --tiers {side}={out / '_strategy.toml'} or --against {side}=…)"))
     finish(err)
