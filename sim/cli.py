@@ -105,15 +105,15 @@ def _register() -> None:
     app.command("report")(report_cmd)
     app.command("balance")(balance_cmd)
 
-    from sim.analysis.metagame_cli import equilibrium_cmd, ladder_cmd, tune_cmd
+    from sim.analysis.metagame_cli import _EXTRA, equilibrium_cmd, ladder_cmd, tune_cmd
 
-    app.command("tune")(tune_cmd)
+    app.command("tune", context_settings=_EXTRA)(tune_cmd)
 
     from sim.analysis.sensitivity_cli import sensitivity_cmd
 
     app.command("sensitivity")(sensitivity_cmd)
-    app.command("ladder")(ladder_cmd)
-    app.command("equilibrium")(equilibrium_cmd)
+    app.command("ladder", context_settings=_EXTRA)(ladder_cmd)
+    app.command("equilibrium", context_settings=_EXTRA)(equilibrium_cmd)
 
 
 _register()

@@ -33,5 +33,7 @@ def test_a_mixed_value_is_the_guaranteed_one():
 
 
 def test_ladder_needs_two_sides():
-    r = CliRunner().invoke(app, ["ladder", "trpg"])
+    # the TRPG's sides are its scenario's: a three-sided one has no ladder
+    r = CliRunner().invoke(app, ["ladder", "trpg", "alley", "--set", "scenario.sides=players,kaii,onlookers",
+                                 "--set", "characters.host.side=onlookers"])
     assert r.exit_code == 2 and "two strategy sides" in r.stderr

@@ -52,16 +52,19 @@ def parse_tier(game: Game, side: str, text: str) -> Tier:
     return Tier(s.side, s.name, s.knobs)
 
 
-def default_tiers(game: Game, side: str) -> list[Tier]:
+def default_tiers(game: Game, side: str, setup: Any = None) -> list[Tier]:
     """Every registered strategy of a side (oracles included: they are labelled)."""
-    return [Tier(side, n) for n in game.registries()[side].names()]
+    regs = game.registries_of(setup) if setup is not None else game.registries()
+    return [Tier(side, n) for n in regs[side].names()]
 
 
-def two_sides(game: Game) -> tuple[str, str]:
-    if len(game.sides) != 2:
+def two_sides(game: Game, setup: Any = None) -> tuple[str, str]:
+    """The two strategy sides of the game (of ``setup``: :meth:`Game.sides_of`)."""
+    sides = game.sides_of(setup) if setup is not None else tuple(game.sides)
+    if len(sides) != 2:
         raise SimInputError(f"{game.name}: a ladder needs two strategy sides; it has "
-                            f"{len(game.sides) or 'no'} ({', '.join(game.sides) or 'strategies are set per character'})")
-    return game.sides[0], game.sides[1]
+                            f"{len(sides) or 'no'} ({', '.join(sides) or 'strategies are set per character'})")
+    return sides[0], sides[1]
 
 
 @dataclass

@@ -12,7 +12,65 @@ _TIERS_HELP = ("SIDE=TIER,TIER,… (repeatable): the tiers of a side, each a str
                "with knobs as NAME@KNOB=VALUE (race: threshold@k=3); default: every registered strategy.")
 
 
-def _prepare(game_name: str, tiers: list[str], config, sets, games: int, threads):
+GAME_OPTIONS_HELP = ("The game's own options follow GAME, as for `sim GAME run` (trpg: --scenario NAME or the "
+                     "scenario as an argument; werewolf: --roles …).")
+
+
+def game_options(game, args: list[str]) -> dict:
+    """The game's own options (:attr:`Game.options`, e.g. the TRPG's scenario, Werewolf's
+    ``--roles``) from the command line's extra arguments: ``--flag VALUE`` / ``--flag=VALUE``
+    (an option without flags is ``--<name>``, or a bare argument in order)."""
+    import difflib
+
+    from sim.errors import SimInputError
+
+    flags = {}
+    for o in game.options:
+        for f in (*o.flags, f"--{o.name.replace('_', '-')}"):
+            flags[f] = o
+    positional = [o for o in game.options if not o.flags]
+    opts: dict = {}
+    bare: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a.startswith("-") and len(a) > 1:
+            name, eq, val = a.partition("=")
+            o = flags.get(name)
+            if o is None:
+                hit = difflib.get_close_matches(name, list(flags), n=1)
+                raise SimInputError(f"no such option {name!r}" + (f" (did you mean {hit[0]!r}?)" if hit else "")
+                                    + f"; {game.name}'s own options: {', '.join(sorted(flags)) or 'none'}")
+            if not eq:
+                if i + 1 >= len(args):
+                    raise SimInputError(f"{name}: expected a value")
+                i += 1
+                val = args[i]
+            opts[o.name] = val
+        else:
+            bare.append(a)
+        i += 1
+    if len(bare) > len(positional):
+        raise SimInputError(f"unexpected argument(s) {' '.join(bare[len(positional):])}")
+    for o, v in zip(positional, bare):
+        if o.name in opts:
+            raise SimInputError(f"{o.name} given twice ({opts[o.name]!r} and {v!r})")
+        opts[o.name] = v
+    for o in game.options:
+        if o.name in opts and o.type in (int, float):
+            try:
+                opts[o.name] = o.type(opts[o.name])
+            except ValueError:
+                raise SimInputError(f"--{o.name}: expected {o.type.__name__}, got {opts[o.name]!r}") from None
+        if o.default is ... and o.name not in opts:
+            raise SimInputError(f"{game.name}: missing --{o.name.replace('_', '-')} ({o.help or 'required'})")
+    return opts
+
+
+_EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}  # the game's own options (game_options)
+
+
+def _prepare(game_name: str, tiers: list[str], config, sets, games: int, threads, extra=()):
     from sim.analysis.metagame import default_tiers, parse_tier, two_sides
     from sim.core.game import get
     from sim.core.validate import check_run_counts
@@ -20,7 +78,10 @@ def _prepare(game_name: str, tiers: list[str], config, sets, games: int, threads
 
     check_run_counts(games, threads, 1)
     game = get(game_name)
-    a, b = two_sides(game)
+    opts = game_options(game, list(extra))
+    tree = game.build(config, sets, **opts)
+    setup = game.compile(tree)  # a bad tree fails before any game
+    a, b = two_sides(game, setup)
     given: dict[str, list] = {}
     for t in tiers:
         side, eq, names = t.partition("=")
@@ -28,11 +89,9 @@ def _prepare(game_name: str, tiers: list[str], config, sets, games: int, threads
         if not eq or side not in (a, b) or not names.strip():
             raise SimInputError(f"--tiers {t!r}: expected SIDE=TIER,TIER,… with SIDE {a} or {b}")
         given[side] = [parse_tier(game, side, n) for n in names.split(",") if n.strip()]
-    rows = given.get(a) or default_tiers(game, a)
-    cols = given.get(b) or default_tiers(game, b)
-    tree = game.build(config, sets)
-    game.compile(tree)  # a bad tree fails before any game
-    return game, tree, rows, cols
+    rows = given.get(a) or default_tiers(game, a, setup)
+    cols = given.get(b) or default_tiers(game, b, setup)
+    return game, tree, rows, cols, (a, b), (game.manifest_extra(setup, opts) if opts else {})
 
 
 def _progress(total: int, what: str):
@@ -53,11 +112,11 @@ def _oracle_line(con, labels) -> None:
         con.print(f"[bold red]ORACLE tiers: {', '.join(o)} read hidden information (not honest play)[/bold red]")
 
 
-def _matrix_text(con, game, frame, rows, cols, title) -> None:
+def _matrix_text(con, sides, frame, rows, cols, title) -> None:
     from rich.table import Table
 
     t = Table(title=title)
-    t.add_column(f"{game.sides[0]} \\ {game.sides[1]}")
+    t.add_column(f"{sides[0]} \\ {sides[1]}")
     for c in cols:
         t.add_column(c.label + (" (oracle)" if c.oracle else ""), justify="right")
     cells = {(r["row"], r["col"]): r for r in frame.iter_rows(named=True)}
@@ -96,7 +155,9 @@ def _client(dask):
 
 @clean_errors
 def ladder_cmd(
-    game_name: str = typer.Argument(..., metavar="GAME", help="looper, werewolf, race, … (two strategy sides)."),
+    ctx: typer.Context,
+    game_name: str = typer.Argument(..., metavar="GAME", help="looper, werewolf, race, trpg, … (two strategy "
+                                   "sides). " + GAME_OPTIONS_HELP),
     tiers: List[str] = _COMMON["tiers"], games: int = _COMMON["games"], seed: int = _COMMON["seed"],
     config: Optional[Path] = _COMMON["config"], sets: List[str] = _COMMON["sets"],
     threads: Optional[int] = _COMMON["threads"], as_json: bool = _COMMON["as_json"],
@@ -113,7 +174,7 @@ def ladder_cmd(
     from sim.analysis.metagame import MEASURE, measure
     from sim.core.output import manifest
 
-    game, tree, rows, cols = _prepare(game_name, tiers, config, sets, games, threads)
+    game, tree, rows, cols, sides, extra = _prepare(game_name, tiers, config, sets, games, threads, ctx.args)
     od = claim_out(out)
     with guard(od):
         p, tick = _progress(len(rows) * len(cols), "ladder cells")
@@ -124,17 +185,17 @@ def ladder_cmd(
         tables = {"ladder": frame, **({"competence": comp["table"]} if comp and comp["table"] is not None else {})}
         err = save_tables(od, tables, manifest(game.name, tree, seed, {
             "command": "sim ladder", "games_per_cell": games, "metric": game.metric,
-            "sides": list(game.sides), "rows": [r.label for r in rows], "cols": [c.label for c in cols],
+            "sides": list(sides), "rows": [r.label for r in rows], "cols": [c.label for c in cols], **extra,
             **({"competence": {k: v for k, v in comp.items() if k != "table"}} if comp else {})}))
     if as_json:
-        emit_json({"game": game.name, "metric": game.metric, "sides": list(game.sides), "games_per_cell": games,
+        emit_json({"game": game.name, "metric": game.metric, "sides": list(sides), "games_per_cell": games,
                    "matrix": [{k: r[k] for k in ("row", "col", "rate", "ci_low", "ci_high", "games")}
                               for r in frame.iter_rows(named=True)],
                    **({"competence": {k: v for k, v in comp.items() if k != "table"}} if comp else {})})
         return finish(err)
     con = Console()
     _oracle_line(con, [t.label for t in (*rows, *cols)])
-    _matrix_text(con, game, frame, rows, cols,
+    _matrix_text(con, sides, frame, rows, cols,
                  f"{game.name}: {game.metric} by tier ({games:,} games per cell, seed {seed})")
     if comp:
         _competence_text(con, game, comp)
@@ -183,7 +244,9 @@ def _competence_text(con, game, comp: dict) -> None:
 
 @clean_errors
 def equilibrium_cmd(
-    game_name: str = typer.Argument(..., metavar="GAME", help="looper, werewolf, race, … (two strategy sides)."),
+    ctx: typer.Context,
+    game_name: str = typer.Argument(..., metavar="GAME", help="looper, werewolf, race, trpg, … (two strategy "
+                                   "sides). " + GAME_OPTIONS_HELP),
     tiers: List[str] = _COMMON["tiers"], games: int = _COMMON["games"], seed: int = _COMMON["seed"],
     config: Optional[Path] = _COMMON["config"], sets: List[str] = _COMMON["sets"],
     threads: Optional[int] = _COMMON["threads"], as_json: bool = _COMMON["as_json"],
@@ -200,7 +263,7 @@ def equilibrium_cmd(
 
     if not 0 <= epsilon < 1:
         raise SimInputError(f"--epsilon must be in [0, 1), got {epsilon}")
-    game, tree, rows, cols = _prepare(game_name, tiers, config, sets, games, threads)
+    game, tree, rows, cols, sides, extra = _prepare(game_name, tiers, config, sets, games, threads, ctx.args)
     od = claim_out(out)
     with guard(od):
         p, tick = _progress(2 * len(rows) * len(cols), "equilibrium cells")
@@ -209,7 +272,8 @@ def equilibrium_cmd(
                             client=client)
         d = {"game": game.name, "metric": game.metric, **e.to_json()}
         err = save_tables(od, {"ladder": e.fresh.frame()}, manifest(game.name, tree, seed, {
-            "command": "sim equilibrium", "games_per_cell": games, "metric": game.metric, "sides": list(game.sides),
+            "command": "sim equilibrium", "games_per_cell": games, "metric": game.metric, "sides": list(sides),
+            **extra,
             **{k: d[k] for k in ("value", "ci_low", "ci_high", "exploitability", "mixture", "epsilon")}}))
     if as_json:
         emit_json(d)
@@ -236,7 +300,9 @@ def equilibrium_cmd(
 
 @clean_errors
 def tune_cmd(
-    game_name: str = typer.Argument(..., metavar="GAME", help="looper, werewolf, race, … (two strategy sides)."),
+    ctx: typer.Context,
+    game_name: str = typer.Argument(..., metavar="GAME", help="looper, werewolf, race, trpg, … (two strategy "
+                                   "sides). " + GAME_OPTIONS_HELP),
     side: str = typer.Option(..., "--side", help="The side whose strategy is tuned."),
     strategy: Optional[str] = typer.Option(None, "--strategy", help="The family to tune (default: the side's "
                                            "first strategy with knobs)."),
@@ -265,26 +331,40 @@ def tune_cmd(
     check_run_counts(games, threads, 1)
     if final_games is not None:
         check_run_counts(final_games, threads, 1)
+    from sim.analysis.metagame import _cell
+
     game = get(game_name)
-    if side not in game.sides:
-        raise SimInputError(f"--side {side!r}: {game.name}'s sides are {', '.join(game.sides) or 'none'}")
+    opts = game_options(game, list(ctx.args))
+    setup = game.compile(game.build(config, sets, **opts))
+    sides = game.sides_of(setup)
+    if side not in sides:
+        import difflib
+
+        hit = difflib.get_close_matches(side, list(sides), n=1)
+        raise SimInputError(f"--side {side!r}: {game.name}'s sides are {', '.join(sides) or 'none'}"
+                            + (f" (did you mean {hit[0]!r}?)" if hit else ""))
     if strategy is None:
-        strategy = next((n for n in game.registries()[side].names() if knobs_of(game.strategy(side, n))), None)
+        strategy = next((n for n in game.registries_of(setup)[side].names() if knobs_of(game.strategy(side, n))),
+                        None)
         if strategy is None:
             raise SimInputError(f"{game.name}: no {side} strategy declares knobs to tune")
+    elif not knobs_of(game.strategy(side, strategy)):
+        tunable = [n for n in game.registries_of(setup)[side].names() if knobs_of(game.strategy(side, n))]
+        raise SimInputError(f"{side} strategy {strategy!r} has no knobs to tune"
+                            f"{'; tunable: ' + ', '.join(tunable) if tunable else ''}")
     fixed = {}
     for a in against:
         s, eq, spec = a.partition("=")
-        if not eq or s.strip() not in game.sides or s.strip() == side:
+        if not eq or s.strip() not in sides or s.strip() == side:
             raise SimInputError(f"--against {a!r}: expected SIDE=SPEC with SIDE one of "
-                                f"{', '.join(x for x in game.sides if x != side)}")
+                                f"{', '.join(x for x in sides if x != side)}")
         fixed[s.strip()] = parse_spec(game, s.strip(), spec)
-    for s in game.sides:
+    for s in sides:
         if s != side and s not in fixed:
-            fixed[s] = parse_spec(game, s, "random")
+            fixed[s] = parse_spec(game, s, game.default_strategy)
     # the opponents' knobs go into the tree; the tuned side's are set per point
-    tree = game.build(config, [*[x for sp in fixed.values() for x in spec_sets(game, sp)], *sets])
-    game.compile(tree)
+    tree = game.build(config, [*[x for sp in fixed.values() for x in spec_sets(game, sp)], *sets], **opts)
+    _cell(game, tree, *fixed.values())  # the tree with the opponents' strategies: a bad one fails now
     od = claim_out(out, "tables")
     with guard(od):
         p, tick = _progress(budget, f"tune {side} {strategy}")
@@ -298,7 +378,7 @@ def tune_cmd(
 
             try:
                 write_tables(od, {"tune": res.trace}, manifest(game.name, tree, seed, {
-                    "command": "sim tune", **{k: d[k] for k in ("side", "strategy", "against", "params", "tuned_rate",
+                    "command": "sim tune", **(game.manifest_extra(setup, opts) if opts else {}), **{k: d[k] for k in ("side", "strategy", "against", "params", "tuned_rate",
                                                                 "ci_low", "ci_high", "baseline_rate", "games")}}),
                              extra={"_strategy.toml": spec_toml(res.spec)})
             except Exception as e:  # noqa: BLE001 - SimOutputError: the result is printed anyway
@@ -318,5 +398,6 @@ def tune_cmd(
               f"evaluations in all")
     if out is not None and not err:
         con.print(f"trace, manifest and strategy file written to [bold]{out}[/bold] "
-                  f"(use it as --{side} {out / '_strategy.toml'})")
+                  + (f"(use it as --{side} {out / '_strategy.toml'})" if side in game.sides else
+                     f"(use it as --tiers {side}={out / '_strategy.toml'} or --against {side}=…)"))
     finish(err)

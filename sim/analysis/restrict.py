@@ -68,7 +68,8 @@ def restricted_play(game, setup: Any, strategies: Mapping[str, Any], games: int,
     game.run(setup, strategies, games, seed, threads=threads, tables=False, **rec.kw("(none)"))
     s0, n0 = rec.totals("(none)")
     lo, hi = wilson(s0, n0)
-    first = game.sides[0] if game.sides else ""
+    sides = game.sides_of(setup)
+    first = sides[0] if sides else ""
     rows = [{"restricted": "(none)", "ability": "", "side": "", "withheld": "the full game", "games": n0,
              "rate": s0 / n0, "ci_low": lo, "ci_high": hi, "delta": 0.0, "delta_ci_low": 0.0,
              "delta_ci_high": 0.0, "value_to_side": None, "value_ci_low": None, "value_ci_high": None,

@@ -108,17 +108,19 @@ def tune(game: Game, tree: dict, side: str, family: str, against: Mapping[str, S
     """Search ``family``'s knobs for ``side`` against ``against`` (one spec per other side)."""
     import optuna
 
-    if side not in game.sides:
-        raise SimInputError(f"--side {side!r}: {game.name}'s sides are {', '.join(game.sides) or 'none'}")
+    setup = game.compile(tree)
+    sides = game.sides_of(setup)
+    if side not in sides:
+        raise SimInputError(f"--side {side!r}: {game.name}'s sides are {', '.join(sides) or 'none'}")
     if not 1 <= budget <= MAX_BUDGET:
         raise SimInputError(f"--budget must be 1 … {MAX_BUDGET:,} evaluations, got {budget}")
     knobs = knobs_of(game.strategy(side, family))
     if not knobs:
-        tunable = [n for n in game.registries()[side].names() if knobs_of(game.strategy(side, n))]
+        tunable = [n for n in game.registries_of(setup)[side].names() if knobs_of(game.strategy(side, n))]
         raise SimInputError(f"{side} strategy {family!r} has no knobs to tune"
                             f"{'; tunable: ' + ', '.join(tunable) if tunable else ''}")
     final_games = final_games or TOP_FACTOR * games
-    maximise = side == game.sides[0]  # the primary rate is the first side's
+    maximise = side == sides[0]  # the primary rate is the first side's
     pts = _Points(game, tree, side, family, against, seed, threads)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     sampler = optuna.samplers.TPESampler(seed=seed % 2**32, n_startup_trials=max(1, min(10, budget // 3)))

@@ -55,7 +55,8 @@ class Game:
 
     name: str = ""
     title: str = ""                          # one line for ``sim --help``
-    sides: tuple[str, ...] = ()              # strategy slots, in CLI order
+    sides: tuple[str, ...] = ()              # strategy slots, in CLI order (see sides_of)
+    default_strategy: str = "random"         # a side's strategy when none is given
     metric: str = ""                         # the primary rate's column
     metric_label: str = ""                   # the rate as a designer reads it ("village's win rate")
     # the summary's own copies of the primary rate (count, rate, CI): a sweep cell's row has
@@ -77,9 +78,18 @@ class Game:
         return self.metric_label or self.metric.replace("_", " ")
 
     # -- strategies ---------------------------------------------------------------------
+    def sides_of(self, setup: Any) -> tuple[str, ...]:
+        """The strategy sides of a setup, in order (the primary rate is the first's): the
+        game's :attr:`sides`, unless the setup names its own (the TRPG's ``scenario.sides``)."""
+        return tuple(self.sides)
+
     def registries(self) -> Mapping[str, Registry]:
         """One registry per side (name → strategy; ``module:object`` plug-ins)."""
         raise NotImplementedError
+
+    def registries_of(self, setup: Any) -> Mapping[str, Registry]:
+        """One registry per side of this setup (:meth:`sides_of`); :meth:`registries` by default."""
+        return self.registries()
 
     def strategy(self, side: str, spec: Any) -> Any:
         """A side's strategy from its name, ``module:object`` or an object already made."""
@@ -88,14 +98,16 @@ class Game:
             raise SimInputError(f"{self.name}: unknown side {side!r}; sides are {', '.join(regs)}")
         return regs[side].get(spec) if isinstance(spec, str) else spec
 
-    def strategies(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Every side's strategy: the ones given, ``random`` for the others."""
+    def strategies(self, given: Mapping[str, Any] | None = None, setup: Any = None) -> dict[str, Any]:
+        """Every side's strategy (the sides of ``setup`` when given, :meth:`sides_of`): the
+        ones given, :attr:`default_strategy` (``random``) for the others."""
         given = dict(given or {})
-        unknown = set(given) - set(self.sides)
+        sides = self.sides_of(setup) if setup is not None else tuple(self.sides)
+        unknown = set(given) - set(sides)
         if unknown:
             raise SimInputError(f"{self.name}: unknown side(s) {', '.join(sorted(unknown))}; "
-                                f"sides are {', '.join(self.sides)}")
-        return {s: self.strategy(s, given.get(s) or "random") for s in self.sides}
+                                f"sides are {', '.join(sides) or 'none'}")
+        return {s: self.strategy(s, given.get(s) or self.default_strategy) for s in sides}
 
     # -- configuration ------------------------------------------------------------------
     def build(self, config: Path | dict | None = None, sets: Sequence[str] = (), **options: Any) -> dict:
@@ -229,7 +241,7 @@ class Game:
             raise SimInputError("base.set: expected a list of \"PATH=VALUE\" strings")
         cell = {"tree": self.base_tree(base, spec_dir), "strategies": {}}
         for k in self.sides:
-            self.assign(cell, k, base.get(k, "random"))
+            self.assign(cell, k, base.get(k, self.default_strategy))
         for item in sets:
             path, value = split_assignment(item)
             self.assign(cell, path, value)
@@ -250,7 +262,7 @@ class Game:
     def parameters(self, tree: dict) -> dict[str, Any]:
         """Every sweepable path of a tree with its value: the strategy slots, every leaf
         of the tree (list items by index) and the game's own shorthands."""
-        out: dict[str, Any] = {s: "random" for s in self.sides}
+        out: dict[str, Any] = {s: self.default_strategy for s in self.sides}
 
         def walk(node: Any, prefix: str) -> None:
             if isinstance(node, dict) and node:
@@ -294,7 +306,8 @@ class Game:
         return cell, self.compile_cell(cell)
 
     def compile_cell(self, cell: dict) -> tuple[Any, dict[str, Any]]:
-        return self.compile(cell["tree"]), self.strategies(cell["strategies"])
+        setup = self.compile(cell["tree"])
+        return setup, self.strategies(cell["strategies"], setup)
 
     def player(self, compiled: tuple[Any, dict], seed: int, spawn: tuple[int, ...]) -> Callable[..., GameResult]:
         """``play(start, games, **run_kw)`` for the games of one sweep cell (totals only)."""

@@ -1,4 +1,4 @@
-"""The TRPG's own commands: scenarios, matrix, check, labour, sleep, growth, exact (run and
+"""The TRPG's own commands: scenarios, profiles, matrix, check, labour, sleep, growth, exact (run and
 loo are sim.game_cli's, through the Game protocol)."""
 from __future__ import annotations
 
@@ -36,6 +36,25 @@ def scenarios_cmd(as_json: bool = typer.Option(False, "--json")):
     t.add_column("description")
     for k, v in found.items():
         t.add_row(k, v)
+    Console().print(t)
+
+
+@app.command("profiles")
+@clean_errors
+def profiles_cmd(as_json: bool = typer.Option(False, "--json")):
+    """List the side profiles (the sides' strategies of sim ladder / equilibrium / tune trpg) and their knobs."""
+    from strategies.trpg.profiles import PROFILES
+
+    rows = [{"name": n, "doc": PROFILES.get(n).doc, "fields": dict(PROFILES.get(n).fields),
+             "knobs": [k.describe() for k in PROFILES.get(n).knobs]} for n in PROFILES.names()]
+    if as_json:
+        emit_json(rows)
+        return
+    t = Table(title="side profiles (tactics.<side>.profile; knobs tactics.<side>.<knob>)")
+    for c in ("name", "plays", "knobs"):
+        t.add_column(c)
+    for r in rows:
+        t.add_row(r["name"], r["doc"], "\n".join(r["knobs"]) or "none")
     Console().print(t)
 
 

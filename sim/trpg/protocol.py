@@ -1,9 +1,15 @@
 """The 3d6 TRPG combat as a :class:`sim.core.game.Game`.
 
 Strategies are per character and live in the scenario (``characters.<id>.strategy``), so
-the game has no command-line strategy slots; its primary rate is the first side's win
-rate (``scenario.sides[0]``). Sweeps reach any sheet, weapon, ability, rule or strategy
-path (``characters.p1.skills.melee``, ``weapons.pistol.dice``)."""
+the game has no command-line strategy slots of its own; its sides are the scenario's
+(:meth:`Trpg.sides_of`: ``scenario.sides``) and its primary rate is the first side's win
+rate. A side's strategy is a *profile* (:mod:`strategies.trpg.profiles`: ``sheet`` — the
+default —, ``random``, ``focus``, ``ranged``) applied to every character of the side
+through the configuration (``tactics.<side>.profile`` and its knobs
+``tactics.<side>.<knob>``, :mod:`sim.trpg.tactics`), so ``sim ladder`` / ``equilibrium`` /
+``tune trpg`` play the one combat kernel. Restricted play withholds each character's
+optional abilities (``withhold``). Sweeps reach any sheet, weapon, ability, rule or
+strategy path (``characters.p1.skills.melee``, ``weapons.pistol.dice``)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -57,8 +63,64 @@ class Trpg(Game):
         return scenario_oracles(setup)
     group_word = "round"
 
+    default_strategy = "sheet"  # every character as its sheet says
+
     def registries(self):
-        return {}
+        return {}  # the sides are the scenario's: registries_of(setup)
+
+    def sides_of(self, setup):
+        return tuple(setup.sides)
+
+    def registries_of(self, setup):
+        from strategies.trpg.profiles import PROFILES
+
+        return {s: PROFILES for s in setup.sides}
+
+    def strategy(self, side, spec):
+        """A side's profile (any side: the scenario's sides are checked where a setup is known)."""
+        from strategies.trpg.profiles import PROFILES
+
+        return PROFILES.get(spec) if isinstance(spec, str) else spec
+
+    def strategies(self, given=None, setup=None):
+        """Every side's profile: the ones given, else the one the setup's configuration names
+        (``tactics.<side>.profile``, ``sheet`` by default) — a sweep axis or ``--set`` on one
+        side's profile is not undone by the other side's default."""
+        if setup is not None:
+            given = {**(setup.tactics or {}), **{k: v for k, v in dict(given or {}).items() if v}}
+        return super().strategies(given, setup)
+
+    def knob_path(self, side, knob):
+        return f"tactics.{side}.{knob}"
+
+    def assign(self, cell, path, value):
+        """A side of the scenario is a strategy slot: its profile goes to ``tactics.<side>.profile``."""
+        sides = ((cell["tree"].get("scenario") or {}).get("sides")) or []
+        if path in sides:
+            if not isinstance(value, str) or not value:
+                raise SimInputError(f"{path}: expected a profile name, got {value!r}")
+            cell["strategies"][path] = value
+            path, value = f"tactics.{path}.profile", value
+        super().assign(cell, path, value)
+
+    def with_profiles(self, setup, strategies):
+        """The setup with each side playing the profile ``strategies`` names (the setup itself
+        when it already does: profiles set through the configuration, as sweeps and the
+        meta-game commands do, cost nothing here)."""
+        import copy
+
+        want = {side: getattr(s, "name", s) for side, s in (strategies or {}).items()}
+        unknown = [s for s in want if s not in setup.sides]
+        if unknown:
+            raise SimInputError(f"trpg: unknown side(s) {', '.join(unknown)}; sides are {', '.join(setup.sides)}")
+        have = setup.tactics or {}
+        change = {s: n for s, n in want.items() if n != have.get(s, "sheet")}
+        if not change:
+            return setup
+        tree = copy.deepcopy(self.config_of(setup))
+        for side, name in change.items():
+            tree.setdefault("tactics", {}).setdefault(side, {})["profile"] = name
+        return self.compile(tree)
 
     def build(self, config=None, sets=(), scenario=None):
         if scenario is None:
@@ -82,13 +144,33 @@ class Trpg(Game):
     def run(self, setup, strategies, games, seed=0, **kw):
         from sim.trpg.game import run
 
-        return run(games, seed, scenario=setup, **kw)
+        return run(games, seed, scenario=self.with_profiles(setup, strategies), **kw)
 
     def trace(self, setup, strategies, seed, game, *, spawn=(), events=True):
         """Combat ``game`` of the run with ``seed`` event by event (sim.trpg.trace)."""
         from sim.trpg.trace import trace
 
-        return trace(setup, seed, game, spawn=spawn, events=events)
+        return trace(self.with_profiles(setup, strategies), seed, game, spawn=spawn, events=events)
+
+    # -- restricted play: sheet abilities, dodge / guard, cover, monologue ----------------
+    def abilities(self, setup, strategies):
+        from sim.analysis.restrict import Ability
+        from sim.trpg.tactics import apply_tactics, optional_abilities
+
+        tree = apply_tactics(self.config_of(self.with_profiles(setup, strategies)))[0]
+        return [Ability(*a) for a in optional_abilities(tree)]
+
+    def restrict(self, setup, strategies, ability):
+        """The setup with ``ability`` withheld (``withhold``, applied after the profiles)."""
+        import copy
+
+        setup = self.with_profiles(setup, strategies)
+        if ability not in {a.name for a in self.abilities(setup, strategies)}:
+            return super().restrict(setup, strategies, ability)
+        tree = copy.deepcopy(self.config_of(setup))
+        w = tree.get("withhold") or []
+        tree["withhold"] = [*([w] if isinstance(w, str) else w), ability]
+        return self.compile(tree), strategies
 
     def to_json(self, result):
         from sim.trpg.game import scenario_oracles

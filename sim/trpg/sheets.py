@@ -49,6 +49,10 @@ SCENARIO_SCHEMA = {
     "scenario": {"name": ANY, "sides": LIST, "first": ANY},
     **_SHARED,
     "characters": Ids(SHEET_SCHEMA, "character"),
+    # side profiles (sim.trpg.tactics): tactics.<side>.profile and its knobs, over the sheets
+    "tactics": Map(Map()),
+    # optional abilities never used (restricted play): "<character>.<ability>" items
+    "withhold": LIST,
 }
 #: A builds file (``sim trpg matrix``): sheets under [builds.<name>], [matrix] distance, and
 #: the scenario tables every pair shares (the pair's [scenario] and [characters] are made).
@@ -108,6 +112,7 @@ class Setup:
     weapon_ids: list[str]
     nb: Any
     plugins: dict = None  # strategy kind -> "module:function" of a user plug-in
+    tactics: dict = None  # side -> the profile its characters play (sim.trpg.tactics; "sheet")
 
     @property
     def n(self) -> int:
@@ -130,9 +135,16 @@ def _dice_row(expr: Any, where: str) -> np.ndarray:
 
 
 def compile_setup(cfg: dict) -> Setup:
-    """Validate a scenario tree and compile it (a :class:`Setup`)."""
+    """Validate a scenario tree and compile it (a :class:`Setup`): the side profiles
+    (``[tactics]``) and withheld abilities (``withhold``) are applied to the sheets first
+    (:mod:`sim.trpg.tactics`); ``Setup.config`` is the tree as given."""
+    from sim.trpg.tactics import apply_tactics
+
     try:
-        return _compile(cfg)
+        eff, profiles = apply_tactics(cfg)
+        sc = _compile(eff)
+        sc.config, sc.tactics = cfg, profiles
+        return sc
     except SimInputError:
         raise
     except (KeyError, TypeError, AttributeError, ValueError) as e:
