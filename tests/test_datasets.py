@@ -42,6 +42,8 @@ RUNS = {
     "trpg matrix": ["trpg", "matrix", DATA / "builds.toml", "--games", 40],
     "balance": ["balance", ROOT / "examples" / "balance" / "werewolf_fenrir.toml", "--tolerance", 0.05],
     "ladder": ["ladder", "werewolf", "--games", 60],
+    "ladder competence": ["ladder", "race", "--tiers", "p1=bold", "--tiers", "p2=bold", "--games", 200,
+                          "--competence"],
     "restrict": ["race", "loo", "--restrict", "--games", 200],
     "equilibrium": ["equilibrium", "looper", "--games", 40],
     "tune": ["tune", "race", "--side", "p1", "--budget", 3, "--games", 200],

@@ -182,16 +182,16 @@ def ladder_cmd(
             m = measure(game, tree, rows, cols, games, seed, (MEASURE,), threads, tick, client)
         frame = m.frame()
         comp = _competence(game, tree, m, games, seed, threads) if competence else None
-        tables = {"ladder": frame, **({"competence": comp["table"]} if comp and comp["table"] is not None else {})}
-        err = save_tables(od, tables, manifest(game.name, tree, seed, {
+        # the check's result is in the manifest (and --json): the directory keeps one table
+        err = save_tables(od, {"ladder": frame}, manifest(game.name, tree, seed, {
             "command": "sim ladder", "games_per_cell": games, "metric": game.metric,
             "sides": list(sides), "rows": [r.label for r in rows], "cols": [c.label for c in cols], **extra,
-            **({"competence": {k: v for k, v in comp.items() if k != "table"}} if comp else {})}))
+            **({"competence": comp} if comp else {})}))
     if as_json:
         emit_json({"game": game.name, "metric": game.metric, "sides": list(sides), "games_per_cell": games,
                    "matrix": [{k: r[k] for k in ("row", "col", "rate", "ci_low", "ci_high", "games")}
                               for r in frame.iter_rows(named=True)],
-                   **({"competence": {k: v for k, v in comp.items() if k != "table"}} if comp else {})})
+                   **({"competence": comp} if comp else {})})
         return finish(err)
     con = Console()
     _oracle_line(con, [t.label for t in (*rows, *cols)])
@@ -214,13 +214,13 @@ def _competence(game, tree, m, games: int, seed: int, threads) -> dict:
     got = competence(game, tree, m, games, seed, threads)
     if got is None:
         i, j = strongest(m)
-        return {"row": m.rows[i].label, "col": m.cols[j].label, "competent": None, "abilities": [], "table": None,
+        return {"row": m.rows[i].label, "col": m.cols[j].label, "games": games, "competent": None, "abilities": [],
                 "note": f"{game.name}: this setup has no optional ability to withhold"}
     r, c, df = got
     ab = df.filter(df["ability"] != "")
     rows = [{k: x[k] for k in _COMPETENCE_COLS} for x in ab.iter_rows(named=True)]
     return {"row": r.label, "col": c.label, "games": games, "competent": all(x["competent"] for x in rows),
-            "abilities": rows, "table": df.with_columns()}
+            "abilities": rows}
 
 
 def _competence_text(con, game, comp: dict) -> None:
