@@ -98,8 +98,8 @@ def run(
                                                      pk, wk, out, None),
                     chunk_size=chunk_size, threads=threads, progress=progress, start=start,
                     on_chunk=on_chunk)
-    out = LooperResult(roster=roster, seed=seed, player=p.name, scriptwriter=w.name, totals=res.totals,
-                       seconds=res.seconds)
+    out = LooperResult(roster=roster, seed=seed, player=knob_label(roster, "player", p),
+                       scriptwriter=knob_label(roster, "scriptwriter", w), totals=res.totals, seconds=res.seconds)
     if tables:
         out.tables = summary_tables(out)
     return out
@@ -115,6 +115,15 @@ def knob_vectors(roster: Setup, p: PlayerStrategy, w: ScriptwriterStrategy) -> t
     tree = roster.config or {}
     return (knob_vector(p, p.name, tree.get("player"), "player"),
             knob_vector(w, w.name, tree.get("scriptwriter"), "scriptwriter"))
+
+
+def knob_label(roster: Setup, side: str, s) -> str:
+    """The strategy's name with the knob values the configuration gives it
+    (``cautious@min_gain=2``; the plain name at the defaults)."""
+    from sim.core.knobs import Spec, check_knobs
+
+    given = check_knobs(s, s.name, dict((roster.config or {}).get(side) or {}), side)
+    return Spec(side, s.name, tuple(given.items())).label  # as the manifest names it
 
 
 def kernel_for(p: PlayerStrategy, w: ScriptwriterStrategy):
