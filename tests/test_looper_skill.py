@@ -59,6 +59,20 @@ def test_changed_knobs_change_play():
     assert run_json("--player", "random@max_moves=1")["player_wins"] < run_json()["player_wins"]
 
 
+def test_traces_read_the_knobs_too():
+    """The trace path hands the kernel the same knob values: one move a day at most."""
+    from collections import Counter
+
+    st = GAME.strategies({"player": "cautious"})
+    most = {}
+    for sets in ([], ["player.max_moves=1"]):
+        setup = GAME.setup(sets=sets)
+        per_day = Counter((g, e["group"]) for g in range(60) for e in GAME.trace(setup, st, 0, g).events
+                          if e["event"] == "move")
+        most[len(sets)] = max(per_day.values())
+    assert most == {0: 2, 1: 1}
+
+
 @pytest.mark.parametrize("args, closest", [
     (("--player", "cautious@max_move=2"), "max_moves"),
     (("--player", "deducer", "--set", "player.min_gian=2"), "min_gain"),
