@@ -17,7 +17,10 @@ zeroed per game, ``own.buf`` a day buffer for what-if days). A scriptwriter stra
         the victim of a "one character dies" rule (a set bit of candidates)
     prepare(roster, np.random.Generator) -> int64 2-D array  (optional, Python, once per run)
 
-Plug your own in with ``--player mypkg.mymod:func``: ``func`` may be a
+A strategy may declare ``knobs`` (:class:`sim.core.knobs.Knob`, e.g. :data:`PROTECT_KNOBS`):
+their values (``--player cautious@min_gain=2``, the configuration's ``player.<knob>``)
+reach it as ``view.knobs``, float64 in the declared order (a strategy without knobs sees
+one 0). Plug your own in with ``--player mypkg.mymod:func``: ``func`` may be a
 :class:`PlayerStrategy` or a bare ``move`` function (``name_key`` then defaults to a
 random living character). Scriptwriter plug-ins must be :class:`ScriptwriterStrategy`.
 A player strategy whose name starts with ``oracle_`` (``sim.core.views.is_oracle``) is given
