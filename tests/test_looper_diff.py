@@ -270,10 +270,11 @@ def writer_params(roster_name, roster, writer_name, seed=0):
 
 
 def engine_game(roster, key, g, p, w, params, wrong_ends):
-    from sim.looper.game import kernel_for
+    from sim.looper.game import kernel_for, knob_vectors
 
     out = new_counts(roster.nb)
-    kernel_for(p, w)(key, g, 1, roster.nb, params, wrong_ends, roster.fixed_key, out, None)
+    pk, wk = knob_vectors(roster, p, w)
+    kernel_for(p, w)(key, g, 1, roster.nb, params, wrong_ends, roster.fixed_key, pk, wk, out, None)
     return out
 
 

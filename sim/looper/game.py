@@ -90,18 +90,40 @@ def run(
     params = writer_params(w, roster, seed, spawn) if params is None else params
     key = run_key(seed, *spawn)
     wrong_ends = bool(roster.rules.get("wrong_name_ends_game", False))
+    pk, wk = knob_vectors(roster, p, w)
     R = roster.nb
     kernel = kernel_for(p, w)
     res = run_games(games, lambda: new_counts(R),
-                    lambda start, count, out: kernel(key, start, count, R, params, wrong_ends, roster.fixed_key, out,
-                                                     None),
+                    lambda start, count, out: kernel(key, start, count, R, params, wrong_ends, roster.fixed_key,
+                                                     pk, wk, out, None),
                     chunk_size=chunk_size, threads=threads, progress=progress, start=start,
                     on_chunk=on_chunk)
-    out = LooperResult(roster=roster, seed=seed, player=p.name, scriptwriter=w.name, totals=res.totals,
-                       seconds=res.seconds)
+    out = LooperResult(roster=roster, seed=seed, player=knob_label(roster, "player", p),
+                       scriptwriter=knob_label(roster, "scriptwriter", w), totals=res.totals, seconds=res.seconds)
     if tables:
         out.tables = summary_tables(out)
     return out
+
+
+def knob_vectors(roster: Setup, p: PlayerStrategy, w: ScriptwriterStrategy) -> tuple[np.ndarray, np.ndarray]:
+    """The player's and the scriptwriter's knob values (float64, declared order, defaults
+    filled) from the configuration's ``player`` / ``scriptwriter`` tables: the kernel hands
+    them to the strategies as ``view.knobs``. A knob the strategy does not declare is one
+    SimInputError naming the closest (:func:`sim.core.knobs.knob_vector`)."""
+    from sim.core.knobs import knob_vector
+
+    tree = roster.config or {}
+    return (knob_vector(p, p.name, tree.get("player"), "player"),
+            knob_vector(w, w.name, tree.get("scriptwriter"), "scriptwriter"))
+
+
+def knob_label(roster: Setup, side: str, s) -> str:
+    """The strategy's name with the knob values the configuration gives it
+    (``cautious@min_gain=2``; the plain name at the defaults)."""
+    from sim.core.knobs import Spec, check_knobs
+
+    given = check_knobs(s, s.name, dict((roster.config or {}).get(side) or {}), side)
+    return Spec(side, s.name, tuple(given.items())).label  # as the manifest names it
 
 
 def kernel_for(p: PlayerStrategy, w: ScriptwriterStrategy):
@@ -129,11 +151,12 @@ def trace(roster: Setup, player, scriptwriter, seed: int, game: int, *, spawn: t
             or _TRACE_PARAMS.get("writer") is not w:
         _TRACE_PARAMS.update(memo=memo, roster=roster, writer=w, params=writer_params(w, roster, seed, spawn))
     params = _TRACE_PARAMS["params"]
+    pk, wk = knob_vectors(roster, p, w)
     R = roster.nb
     out = new_counts(R)
     log = new_log(TRACE_CAPACITY)
     kernel_for(p, w)(run_key(seed, *spawn), game, 1, R, params,
-                     bool(roster.rules.get("wrong_name_ends_game", False)), roster.fixed_key, out, log)
+                     bool(roster.rules.get("wrong_name_ends_game", False)), roster.fixed_key, pk, wk, out, log)
     rows, cut = log_rows(log)
     totals = {k: np.asarray(v) for k, v in out._asdict().items()}
     named = [roster.ids[int(r[2])] if 0 <= r[2] < roster.n_chars else str(int(r[2])) for r in rows if r[0] == Ev.NAME]
@@ -207,4 +230,4 @@ def summary_tables(r: LooperResult) -> dict[str, pl.DataFrame]:
 
 
 __all__ = ["LooperResult", "play", "run", "trace", "kernel_for", "resolve_player", "resolve_setup", "resolve_scriptwriter",
-           "summary_tables", "I"]
+           "summary_tables", "knob_vectors", "I"]

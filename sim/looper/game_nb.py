@@ -10,7 +10,8 @@ Strategy hooks (all ``@njit``; see docs/looper.md and strategies/looper/):
 Each side's ``rng`` is its own xoshiro256** stream of the game (``Stream.PLAYER``,
 ``Stream.SCRIPTWRITER``; one-way seeding, :mod:`sim.core.rng`), so a player that steps its
 generator back reaches only its own start. Views are built from whitelists
-(:mod:`sim.looper.views`) for each decision, every array read-only; ``own`` is the
+(:mod:`sim.looper.views`) for each decision, every array read-only (each side's knob
+values ``p_knobs`` / ``w_knobs``, float64, reach it as ``view.knobs``); ``own`` is the
 player's writable scratch (``mem`` int64[256], kept across the days and loops of one game,
 and a day buffer for what-if days). ``p_view`` is bound with the player: the honest
 :func:`~sim.looper.views.player_view_nb`, or the judge's state for ``oracle_…`` players.
@@ -57,7 +58,7 @@ def setup_size(R) -> int:
 
 # The template's hooks are bound to real strategies by sim.core.kernels.specialize.
 @kernel_template(hooks=("p_move", "p_name", "p_view", "w_setup", "w_choose"))
-def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, out, log):
+def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_knobs, w_knobs, out, log):
     """Template: games [start, start+count) with the bound strategy hooks."""
     n = R.info[I.N_CHARS]
     L = R.info[I.N_LOC]
@@ -101,7 +102,7 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, ou
         wstress[:] = 0
         B.stress[:] = 0  # the judge's: an oracle must not see the last game's
         # --- scriptwriter setup (secret) ---
-        w_setup(wrng, writer_view_nb(rules, 0, 0, np.uint64(0), -1, wsetup, wpos, wstress), w_params, wsetup)
+        w_setup(wrng, writer_view_nb(rules, 0, 0, np.uint64(0), -1, wsetup, wpos, wstress, w_knobs), w_params, wsetup)
         for j in range(setup.shape[0]):
             setup[j] = wsetup[j]
         if fixed_key > 0:  # P-13: after the strategy's draws, so its other choices are unchanged
@@ -155,7 +156,7 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, ou
                 # --- player moves (R-6: scriptwriter precedence, silently) ---
                 k = 0
                 if mpd > 0:
-                    k = p_move(prng, p_view(rules, lp, d, alive, ann, moves, loop_end, named, kp, setup, pos,
+                    k = p_move(prng, p_view(rules, lp, d, alive, ann, moves, loop_end, named, p_knobs, kp, setup, pos,
                                             B.stress), own, mv)
                 done = np.uint64(0)
                 for j in range(min(k, mpd)):
@@ -187,8 +188,8 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, ou
                         wpos[i] = B.pos2[i]
                         wstress[i] = B.stress[i]
                 for r in range(nreq):
-                    B.req_victim[r] = w_choose(wrng, writer_view_nb(rules, lp, d, alive, kp, wsetup, wpos, wstress),
-                                               w_params, B.req_actor[r], B.req_cand[r])
+                    wv = writer_view_nb(rules, lp, d, alive, kp, wsetup, wpos, wstress, w_knobs)
+                    B.req_victim[r] = w_choose(wrng, wv, w_params, B.req_actor[r], B.req_cand[r])
                     if not ((B.req_cand[r] >> np.uint64(B.req_victim[r])) & np.uint64(1)):
                         raise ValueError("scriptwriter choose returned a non-candidate")
                     ev_nb(log, Ev.CHOICE, B.req_actor[r], B.req_eff[r], np.int64(B.req_cand[r]), B.req_victim[r], 0, 0, 0)
@@ -216,7 +217,8 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, ou
                     break
             if survived:
                 if must_name:
-                    nm = p_name(prng, p_view(rules, lp, days, alive, ann, moves, loop_end, named, kp, setup, pos,
+                    nm = p_name(prng, p_view(rules, lp, days, alive, ann, moves, loop_end, named, p_knobs, kp, setup,
+                                             pos,
                                              B.stress), own)
                     named[lp] = nm
                     ev_nb(log, Ev.NAME, lp, nm, nm == kp, 0, 0, 0, 0)
@@ -249,8 +251,12 @@ def chunk_kernel(p_move, p_name, w_setup, w_choose, p_view=player_view_nb):
                                       "w_setup": w_setup, "w_choose": w_choose})
 
 
+NO_KNOBS = np.zeros(1, np.float64)  # a strategy without knobs (knob_vector's form: never empty)
+
+
 def play_chunk(key, start, count, R, p_move, p_name, w_setup, w_choose, w_params,
-               wrong_name_ends, out, fixed_key=0, log=None, p_view=player_view_nb):
+               wrong_name_ends, out, fixed_key=0, log=None, p_view=player_view_nb, p_knobs=NO_KNOBS,
+               w_knobs=NO_KNOBS):
     """Play games [start, start+count) with the given strategies into ``out`` (Counts)."""
     chunk_kernel(p_move, p_name, w_setup, w_choose, p_view)(key, start, count, R, w_params,
-                                                             wrong_name_ends, fixed_key, out, log)
+                                                             wrong_name_ends, fixed_key, p_knobs, w_knobs, out, log)

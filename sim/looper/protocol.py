@@ -91,6 +91,49 @@ class Looper(Game):
         return leave_one_out(games, seed, roster=setup, player=strategies["player"],
                              scriptwriter=strategies["scriptwriter"], threads=threads)
 
+    # -- restricted play: an ability withheld, the side keeps everything else --------------
+    def abilities(self, setup, strategies):
+        """The player's daily moves (when the rules give any) and, under the R-2 variant, its
+        own choice of name (when its strategy makes one); the scriptwriter's permanent moves,
+        guest moves and its choice of victims (R-10)."""
+        from sim.analysis.restrict import Ability
+        from sim.looper.enums import I
+        from strategies.looper.player import random_name_nb
+
+        info = setup.nb.info
+        out = []
+        if info[I.MOVES] > 0:
+            out.append(Ability("moves", "player", "player", "the player never moves anyone"))
+        if info[I.MUST_NAME] and strategies["player"].name_key is not random_name_nb:
+            out.append(Ability("naming", "player", "player",
+                               "the player names a random living character (R-2)"))
+        if info[I.N_PERM] > 0:
+            out.append(Ability("permanent_moves", "scriptwriter", "scriptwriter",
+                               "the permanent moves leave their characters in place"))
+        if info[I.N_GUEST] > 0:
+            out.append(Ability("guest_moves", "scriptwriter", "scriptwriter",
+                               "the guest moves leave their characters in place"))
+        out.append(Ability("victim_choice", "scriptwriter", "scriptwriter",
+                           "a uniform draw picks each victim (R-10)"))
+        return out
+
+    def restrict(self, setup, strategies, ability):
+        from dataclasses import replace
+
+        from strategies.looper import restrict as never
+        from strategies.looper.player import random_name_nb
+
+        if ability not in {a.name for a in self.abilities(setup, strategies)}:
+            return super().restrict(setup, strategies, ability)
+        side = "player" if ability in ("moves", "naming") else "scriptwriter"
+        s = strategies[side]
+        change = {"moves": lambda: {"move": never.never_move_nb},
+                  "naming": lambda: {"name_key": random_name_nb},
+                  "permanent_moves": lambda: {"setup": never.permanent_home(s.setup)},
+                  "guest_moves": lambda: {"setup": never.guests_stay(s.setup)},
+                  "victim_choice": lambda: {"choose": never.chance_choose_nb}}[ability]()
+        return setup, {**strategies, side: replace(s, name=f"{s.name}-no-{ability}", **change)}
+
     def print_loo(self, df, setup, strategies, games, console):
         from sim.looper.text import print_loo
 

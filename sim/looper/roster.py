@@ -18,7 +18,7 @@ import numba as nb
 import numpy as np
 
 from sim.core.config import deep_merge, load_toml, set_path, split_assignment
-from sim.core.schema import ANY, LIST, Ids, ListOf, check_keys
+from sim.core.schema import ANY, LIST, Ids, ListOf, Map, check_keys
 from sim.core.validate import bool_at, int_at as _int
 from sim.errors import SimInputError
 from sim.looper.enums import CHAR_FIELDS, KIND_NAMES, N_FIELDS, N_INFO, SCHEMA, F, I, Kind, M
@@ -38,6 +38,10 @@ CONFIG_SCHEMA = {
     "protagonist": {"attributes": LIST, "location": ANY},
     "characters": Ids({"name": ANY, "attributes": LIST, "location": ANY, "effects": ListOf(_EFFECT)},
                       "character"),
+    # each side's strategy knobs (player.max_moves=2): any name here, checked against the
+    # chosen strategy when a run starts (sim.looper.game.knob_vectors)
+    "player": Map(),
+    "scriptwriter": Map(),
 }
 
 # What the kernels receive: public rules of the game (nothing hidden).

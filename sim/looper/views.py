@@ -21,8 +21,12 @@ the judge's working arrays; only the oracle view (``oracle_…`` players) reads 
 * ``loop_end[loop]`` — the day a loop ended on (a death of the protagonist or key person
   that day), ``days + 1`` for a wrong name (P-9), 0 while running or won.
 * ``named[loop]`` — the characters it named (R-2 variant), −1 for none.
+* ``knobs`` — its own strategy's knob values (float64, the strategy's declared order,
+  :func:`sim.core.knobs.knob_vector`; ``player.<knob>`` of the configuration): data the
+  player chose, not state of the game.
 
-The scriptwriter made the setup and sees the town: :data:`SCRIPTWRITER_KNOWS`. The judge's
+The scriptwriter made the setup and sees the town: :data:`SCRIPTWRITER_KNOWS` (with its
+own ``knobs``, ``scriptwriter.<knob>``). The judge's
 state (:data:`ORACLE_KNOWS`) adds the key person, the setup and the true positions and
 stress to the player's fields. A strategy's own writable scratch (``mem``, and a day
 buffer for what-if days) is its :class:`Scratch`, not part of any view.
@@ -34,8 +38,8 @@ import numba as nb
 from sim.core.views import readonly_nb
 from sim.looper.roster import RosterNB
 
-PLAYER_KNOWS = ("rules", "loop", "day", "alive", "ann", "moves", "loop_end", "named")
-SCRIPTWRITER_KNOWS = ("rules", "loop", "day", "alive", "key", "setup", "pos", "stress")
+PLAYER_KNOWS = ("rules", "loop", "day", "alive", "ann", "moves", "loop_end", "named", "knobs")
+SCRIPTWRITER_KNOWS = ("rules", "loop", "day", "alive", "key", "setup", "pos", "stress", "knobs")
 # the judge's state: everything the player knows, and what the scriptwriter hides
 ORACLE_KNOWS = PLAYER_KNOWS + ("key", "setup", "pos", "stress")
 
@@ -56,21 +60,23 @@ def rules_view_nb(R):
 
 
 @nb.njit
-def player_view_nb(rules, loop, day, alive, ann, moves, loop_end, named, key, setup, pos, stress):
+def player_view_nb(rules, loop, day, alive, ann, moves, loop_end, named, knobs, key, setup, pos, stress):
     """An honest player's view: the player's own copies, read-only; the judge's arguments
     (key, setup, pos, stress) are not looked at."""
     return PlayerView(rules, loop, day, alive, readonly_nb(ann), readonly_nb(moves), readonly_nb(loop_end),
-                      readonly_nb(named))
+                      readonly_nb(named), readonly_nb(knobs))
 
 
 @nb.njit
-def oracle_view_nb(rules, loop, day, alive, ann, moves, loop_end, named, key, setup, pos, stress):
+def oracle_view_nb(rules, loop, day, alive, ann, moves, loop_end, named, knobs, key, setup, pos, stress):
     """An ``oracle_…`` player's view: the player's fields and the judge's state, read-only."""
     return OracleView(rules, loop, day, alive, readonly_nb(ann), readonly_nb(moves), readonly_nb(loop_end),
-                      readonly_nb(named), key, readonly_nb(setup), readonly_nb(pos), readonly_nb(stress))
+                      readonly_nb(named), readonly_nb(knobs), key, readonly_nb(setup), readonly_nb(pos), readonly_nb(stress))
 
 
 @nb.njit
-def writer_view_nb(rules, loop, day, alive, key, setup, pos, stress):
-    """The scriptwriter's view (its own copies of the setup, the town and its stress)."""
-    return WriterView(rules, loop, day, alive, key, readonly_nb(setup), readonly_nb(pos), readonly_nb(stress))
+def writer_view_nb(rules, loop, day, alive, key, setup, pos, stress, knobs):
+    """The scriptwriter's view (its own copies of the setup, the town and its stress, and its
+    strategy's knob values)."""
+    return WriterView(rules, loop, day, alive, key, readonly_nb(setup), readonly_nb(pos), readonly_nb(stress),
+                      readonly_nb(knobs))

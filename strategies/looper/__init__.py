@@ -17,7 +17,10 @@ zeroed per game, ``own.buf`` a day buffer for what-if days). A scriptwriter stra
         the victim of a "one character dies" rule (a set bit of candidates)
     prepare(roster, np.random.Generator) -> int64 2-D array  (optional, Python, once per run)
 
-Plug your own in with ``--player mypkg.mymod:func``: ``func`` may be a
+A strategy may declare ``knobs`` (:class:`sim.core.knobs.Knob`, e.g. :data:`PROTECT_KNOBS`):
+their values (``--player cautious@min_gain=2``, the configuration's ``player.<knob>``)
+reach it as ``view.knobs``, float64 in the declared order (a strategy without knobs sees
+one 0). Plug your own in with ``--player mypkg.mymod:func``: ``func`` may be a
 :class:`PlayerStrategy` or a bare ``move`` function (``name_key`` then defaults to a
 random living character). Scriptwriter plug-ins must be :class:`ScriptwriterStrategy`.
 A player strategy whose name starts with ``oracle_`` (``sim.core.views.is_oracle``) is given
@@ -33,6 +36,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from sim.core.knobs import Knob
 from sim.core.plugins import Registry
 from sim.core.views import is_oracle
 from sim.errors import SimInputError
@@ -46,6 +50,7 @@ class PlayerStrategy:
     move: Any
     name_key: Any = _p.random_name_nb
     doc: str = ""
+    knobs: tuple = ()  # Knob, …: their values reach move / name_key as view.knobs (declared order)
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,23 @@ class ScriptwriterStrategy:
     choose: Any
     prepare: Callable[..., np.ndarray] | None = None
     doc: str = ""
+    knobs: tuple = ()  # Knob, …: their values reach setup / choose as view.knobs (declared order)
+
+
+# The knobs of the protecting players (strategies.looper.common.protect_with_nb), in the
+# order view.knobs holds them (common.PK_*). The defaults are the play before knobs existed.
+PROTECT_KNOBS = (
+    Knob("max_moves", "int", 1, 64, 64, doc="at most this many moves a day (the rules' limit applies too)"),
+    Knob("protagonist_first", "bool", default=True,
+         doc="rescue the protagonist before anyone else (false: it is drawn with the others)"),
+    Knob("min_gain", "int", 1, 4, 1,
+         doc="keep a move only if it takes at least this many protected characters out of danger"),
+    Knob("count_choices", "bool", default=True,
+         doc="a candidate of a \"one character dies\" rule counts as at risk (false: only certain deaths)"),
+)
+RANDOM_KNOBS = (Knob("max_moves", "int", 1, 64, 64, doc="at most this many moves a day (the rules' limit applies too)"),)
+AIM_KNOBS = (Knob("aim", "float", 0.0, 1.0, 0.0,
+                  doc="probability that a choice kills the key person, else the protagonist, when it can"),)
 
 
 def _wrap_player(obj, spec):
@@ -77,16 +99,18 @@ PLAYERS: Registry[PlayerStrategy] = Registry("player strategy", _wrap_player)
 SCRIPTWRITERS: Registry[ScriptwriterStrategy] = Registry("scriptwriter strategy", _wrap_writer)
 
 PLAYERS.register("random", PlayerStrategy("random", _p.random_move_nb, _p.random_name_nb,
-                                          doc="moves random living characters to random places"))
+                                          doc="moves random living characters to random places", knobs=RANDOM_KNOBS))
 PLAYERS.register("cautious", PlayerStrategy("cautious", _p.cautious_move_nb, _p.random_name_nb,
-                                            doc="moves the protagonist, then anyone, out of visibly deadly places"))
+                                            doc="moves the protagonist, then anyone, out of visibly deadly places",
+                                            knobs=PROTECT_KNOBS))
 PLAYERS.register("deducer", PlayerStrategy("deducer", _p.deducer_move_nb, _p.deducer_name_nb,
-                                           doc="narrows the key person down from earlier loops and protects the candidates"))
+                                           doc="narrows the key person down from earlier loops and protects the candidates",
+                                           knobs=PROTECT_KNOBS))
 PLAYERS.register("oracle_key", PlayerStrategy(
     "oracle_key", _p.oracle_key_move_nb, _p.oracle_key_name_nb,
     doc="ORACLE: reads the true key person; protects it and the protagonist, names it"))
 SCRIPTWRITERS.register("random", ScriptwriterStrategy("random", _w.random_setup_nb, _w.random_choose_nb,
-                                                      doc="uniform key person, moves and choices"))
+                                                      doc="uniform key person, moves and choices", knobs=AIM_KNOBS))
 
 
 def _adversarial_prepare(roster, rng):

@@ -14,6 +14,7 @@ from typing import Sequence
 import numpy as np
 
 from sim.looper.enums import I
+from sim.core.knobs import knob_vector
 from sim.looper.game_nb import C_WINS, chunk_kernel, new_counts
 from strategies.looper import scriptwriter as _w
 
@@ -47,12 +48,14 @@ def score_setups(roster, setups: np.ndarray, key: np.ndarray, trials: int, playe
     """Player wins against each setup row (``trials`` games per player, adversarial choices)."""
     R = roster.nb
     wins = np.zeros(len(setups), np.int64)
-    kernels = [chunk_kernel(p.move, p.name_key, _w.pool_setup_nb, _w.adversarial_choose_nb) for p in players]
+    kernels = [(chunk_kernel(p.move, p.name_key, _w.pool_setup_nb, _w.adversarial_choose_nb),
+                knob_vector(p, p.name, None, "player")) for p in players]  # the players at their defaults
+    no_knobs = np.zeros(1, np.float64)
     for r in range(len(setups)):
         params = np.ascontiguousarray(setups[r: r + 1])
-        for kernel in kernels:
+        for kernel, pk in kernels:
             out = new_counts(R)
-            kernel(key, 0, trials, R, params, False, roster.fixed_key, out, None)
+            kernel(key, 0, trials, R, params, False, roster.fixed_key, pk, no_knobs, out, None)
             wins[r] += out.scalars[C_WINS]
     return wins
 

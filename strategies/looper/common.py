@@ -89,18 +89,52 @@ def believed_layout_nb(view, mem, pos):
 
 
 @nb.njit
-def _risk_count_nb(pos, alive, R, buf, protect_mask):
-    return at_risk_nb(pos, alive, R, buf) & protect_mask & alive
+def _risk_count_nb(pos, alive, R, buf, protect_mask, choices):
+    """Protected characters at risk; ``choices`` False counts only certain deaths, not the
+    candidates of a "one character dies" rule."""
+    nreq = day_start_nb(pos, alive, R, buf, None)
+    risk = buf.st[S_DEAD]
+    if choices:
+        for r in range(nreq):
+            risk |= buf.req_cand[r]
+    return risk & protect_mask & alive
+
+
+# The knobs of the protecting players (cautious, deducer), in their declared order; a
+# strategy's view.knobs holds them (strategies.looper.PROTECT_KNOBS).
+PK_MAX_MOVES, PK_PROTAGONIST_FIRST, PK_MIN_GAIN, PK_COUNT_CHOICES = range(4)
+MAX_MOVES_ALL = 64  # more moves than characters: the rules' daily limit is the only one
+
+
+@nb.njit
+def protect_knobs_nb(rng, view, own, protect_mask, out):
+    """:func:`protect_with_nb` with the knob values of ``view.knobs`` (the defaults when
+    the strategy declares fewer: a plug-in reusing a built-in move without its knobs)."""
+    kn = view.knobs
+    if kn.shape[0] < 4:
+        return protect_nb(rng, view, own, protect_mask, out)
+    return protect_with_nb(rng, view, own, protect_mask, out, np.int64(kn[PK_MAX_MOVES]),
+                           kn[PK_PROTAGONIST_FIRST] != 0.0, np.int64(kn[PK_MIN_GAIN]), kn[PK_COUNT_CHOICES] != 0.0)
 
 
 @nb.njit
 def protect_nb(rng, view, own, protect_mask, out):
+    """:func:`protect_with_nb` at the defaults (every move, protagonist first, any gain,
+    choice candidates count as at risk)."""
+    return protect_with_nb(rng, view, own, protect_mask, out, MAX_MOVES_ALL, True, 1, True)
+
+
+@nb.njit
+def protect_with_nb(rng, view, own, protect_mask, out, max_moves, protagonist_first, min_gain, count_choices):
     """Use the day's moves to take protected characters out of visible danger.
 
-    Greedy, protagonist first (bit 0 is lowest), then the others in random order. For
-    a character at risk it tries moving the character itself or anyone sharing its
-    place (a likely killer) to every other place, and keeps the move that leaves the
-    fewest protected characters at risk, if that is fewer than now.
+    Greedy, protagonist first (bit 0 is lowest; ``protagonist_first`` False: it is drawn
+    with the others), then the others in random order. For a character at risk it tries
+    moving the character itself or anyone sharing its place (a likely killer) to every
+    other place, and keeps the move that leaves the fewest protected characters at risk,
+    if that is at least ``min_gain`` fewer than now. At most ``max_moves`` moves a day
+    (and the rules' limit). A character is at risk when a day on the believed layout
+    kills it, or (``count_choices``) it is a candidate of a "one character dies" rule.
     """
     R = view.rules
     n = R.info[I.N_CHARS]
@@ -110,13 +144,14 @@ def protect_nb(rng, view, own, protect_mask, out):
     mem = own.mem
     pos = np.empty(n, np.int64)
     believed_layout_nb(view, mem, pos)
-    risk = _risk_count_nb(pos, alive, R, own.buf, protect_mask)
+    risk = _risk_count_nb(pos, alive, R, own.buf, protect_mask, count_choices)
     k = 0
     tried = np.uint64(0)
     moved = np.uint64(0)
-    while k < mpd and (risk & ~tried):
+    cap = min(mpd, max_moves)
+    while k < cap and (risk & ~tried):
         todo = risk & ~tried
-        if todo & U1:
+        if protagonist_first and (todo & U1):
             c = 0
         else:
             j = randint_nb(rng, popcount_nb(todo))
@@ -125,7 +160,7 @@ def protect_nb(rng, view, own, protect_mask, out):
                 t &= t - U1
             c = lowest_nb(t)
         tried |= U1 << np.uint64(c)
-        best = popcount_nb(risk)
+        best = popcount_nb(risk) - (min_gain - 1)  # a move must leave fewer than this at risk
         best_x = -1
         best_l = -1
         movers = np.uint64(0)
@@ -147,7 +182,7 @@ def protect_nb(rng, view, own, protect_mask, out):
                 if l == old:
                     continue
                 pos[x] = l
-                r2 = _risk_count_nb(pos, alive, R, own.buf, protect_mask)
+                r2 = _risk_count_nb(pos, alive, R, own.buf, protect_mask, count_choices)
                 if popcount_nb(r2) < best:
                     best = popcount_nb(r2)
                     best_x = x
@@ -159,6 +194,6 @@ def protect_nb(rng, view, own, protect_mask, out):
             out[k, 0] = best_x
             out[k, 1] = best_l
             k += 1
-            risk = _risk_count_nb(pos, alive, R, own.buf, protect_mask)
+            risk = _risk_count_nb(pos, alive, R, own.buf, protect_mask, count_choices)
             tried = np.uint64(0)  # the layout changed: everyone at risk is worth a new try
     return k

@@ -5,18 +5,22 @@ import numpy as np
 
 from sim.core.rng import choose_bit_nb, randint_nb
 from sim.looper.enums import I
-from strategies.looper.common import protect_nb
+from strategies.looper.common import protect_knobs_nb, protect_nb
 
 U1 = np.uint64(1)
 
 
 @nb.njit
 def random_move_nb(rng, view, own, out):
-    """Up to the daily limit of distinct living characters, each to a uniform location."""
+    """Up to the daily limit of distinct living characters, each to a uniform location
+    (knob ``max_moves``, ``view.knobs[0]``: at most that many a day)."""
     L = view.rules.info[I.N_LOC]
     avail = view.alive
     k = 0
-    while k < view.rules.info[I.MOVES] and avail:
+    cap = view.rules.info[I.MOVES]
+    if view.knobs.shape[0] >= 1 and view.knobs[0] >= 1.0:  # 0: a plug-in without the knob
+        cap = min(cap, np.int64(view.knobs[0]))
+    while k < cap and avail:
         c = choose_bit_nb(rng, avail)
         avail &= ~(U1 << np.uint64(c))
         out[k, 0] = c
@@ -34,7 +38,7 @@ def random_name_nb(rng, view, own):
 @nb.njit
 def cautious_move_nb(rng, view, own, out):
     """Protect the protagonist, then any living character (every one may be the key person)."""
-    return protect_nb(rng, view, own, view.alive, out)
+    return protect_knobs_nb(rng, view, own, view.alive, out)
 
 
 @nb.njit
@@ -83,7 +87,7 @@ def _candidates_nb(view, mem):
 def deducer_move_nb(rng, view, own, out):
     """Protect the protagonist and the key-person candidates left by earlier loops."""
     cand = _candidates_nb(view, own.mem)
-    return protect_nb(rng, view, own, U1 | (cand & view.alive), out)
+    return protect_knobs_nb(rng, view, own, U1 | (cand & view.alive), out)
 
 
 @nb.njit

@@ -2,7 +2,7 @@
 import numba as nb
 import numpy as np
 
-from sim.core.rng import choose_bit_nb, randint_nb
+from sim.core.rng import choose_bit_nb, randint_nb, uniform_nb
 from sim.looper.enums import I
 
 U1 = np.uint64(1)
@@ -33,6 +33,16 @@ def random_setup_nb(rng, view, params, out):
 
 @nb.njit
 def random_choose_nb(rng, view, params, actor, cand):
+    """A uniform candidate; knob ``aim`` (``view.knobs[0]``, default 0): with that
+    probability a choice kills the key person, else the protagonist, when it can (no
+    draw is made at 0, so the default plays exactly as the uniform choice)."""
+    aim = view.knobs[0]
+    if aim > 0.0 and uniform_nb(rng) < aim:
+        kp = view.key
+        if (cand >> np.uint64(kp)) & U1:
+            return kp
+        if cand & U1:
+            return 0
     return choose_bit_nb(rng, cand)
 
 

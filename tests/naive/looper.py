@@ -336,12 +336,17 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
     own = Scratch(np.zeros(game_nb.MEM, np.int64), day_buffers_nb(R))  # the player's scratch
     mv = np.zeros((max(mpd, 1), 2), np.int64)
     oracle = is_oracle(player)
+    # each side's knob values, from the configuration's player / scriptwriter tables
+    from sim.core.knobs import knob_vector
+
+    pknobs = ro(knob_vector(player, player.name, cfg.get("player"), "player"))
+    wknobs = ro(knob_vector(scriptwriter, scriptwriter.name, cfg.get("scriptwriter"), "scriptwriter"))
     state = {"loop": 0, "day": 0, "alive": np.uint64(0), "key": -1, "setup": wsetup, "pos": np.zeros(n, np.int64),
              "stress": np.zeros(n, np.int64)}
 
     def pview():
         base_fields = (public, np.int64(state["loop"]), np.int64(state["day"]), np.uint64(state["alive"]), ro(ann),
-                       ro(moves), ro(loop_end), ro(named))
+                       ro(moves), ro(loop_end), ro(named), pknobs)
         if oracle:
             return OracleView(*base_fields, np.int64(state["key"]), ro(state["setup"]), ro(state["pos"]),
                               ro(state["stress"]))
@@ -349,7 +354,7 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
 
     def wview(loop, day, alive, key):
         return WriterView(public, np.int64(loop), np.int64(day), np.uint64(alive), np.int64(key), ro(wsetup),
-                          ro(wpos), ro(wstress))
+                          ro(wpos), ro(wstress), wknobs)
 
     def mask(chars) -> np.uint64:
         return np.uint64(sum(1 << idx[c] for c in chars))
