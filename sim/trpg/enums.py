@@ -61,3 +61,8 @@ CK = _enum("CK", ("ATTACK", "DODGE", "COVER", "MOVE", "LIFE"))
 # the steps of a damage (EV.DMG's second argument), in the order of R-10
 DS = _enum("DS", ("ROLL", "BONUS", "CRIT", "KAII", "ARMOUR_PCT", "ARMOUR_FIXED", "GUARD_DIGIT", "GUARD_WEAPON",
                   "ITEM", "REDUCTION_PCT", "REDUCTION_FIXED"))
+
+# A sheet's strategy fields when it does not say (sim.trpg.sheets compiles them; side
+# profiles, sim.trpg.tactics, write them).
+STRATEGY_DEFAULTS = {"target": "nearest", "reaction": "auto", "dodge_threshold": 0.35, "cover": True,
+                     "movement": "close_in", "life_mp": 3, "monologue": "fallen", "heal_below": 0.5}

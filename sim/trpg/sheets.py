@@ -15,7 +15,7 @@ from sim.core.shipped import find_shipped, tomls
 from sim.core.validate import bool_at as _bool, choice_at as _choice, int_at as _int
 from sim.errors import SimInputError
 from sim.trpg.enums import (ABILITY_KINDS, KINDS, MONOLOGUES, MOVES, N_AF, N_CF, N_RL, N_WF, REACTIONS,
-                            TARGETS, AF, CF, RL, WF)
+                            STRATEGY_DEFAULTS, TARGETS, AF, CF, RL, WF)
 
 DATA = resources.files("sim.trpg") / "data"
 MAX_WEAPONS = 4
@@ -24,8 +24,7 @@ BANDS = ("zero", "near", "mid", "far")
 
 ScenarioNB = namedtuple("ScenarioNB", "chars skills weapons char_weapons abilities dice symptoms rules")
 
-_STRATEGY_DEFAULTS = {"target": "nearest", "reaction": "auto", "dodge_threshold": 0.35, "cover": True,
-                      "movement": "close_in", "life_mp": 3, "monologue": "fallen", "heal_below": 0.5}
+_STRATEGY_DEFAULTS = STRATEGY_DEFAULTS
 
 # Every key _compile reads (docs/trpg.md). Items: `reduction` is the only item the engine
 # knows today. Skill names are checked against [system.groups] by the compiler.

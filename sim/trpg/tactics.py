@@ -94,7 +94,7 @@ def ability_names(sheet: dict) -> list[str]:
 def optional_abilities(cfg: dict) -> list[tuple[str, str, str, str]]:
     """(name, character, side, what withholding it means) of every optional ability of an
     *applied* tree (profiles and withheld abilities already in the sheets), sheet order."""
-    from sim.trpg.sheets import _STRATEGY_DEFAULTS
+    from sim.trpg.enums import STRATEGY_DEFAULTS as _STRATEGY_DEFAULTS
 
     out = []
     for cid, c in (cfg.get("characters") or {}).items():
@@ -116,7 +116,7 @@ def optional_abilities(cfg: dict) -> list[tuple[str, str, str, str]]:
 
 def _withhold(tree: dict, withhold: Any) -> None:
     """Apply ``withhold`` (a list of ``<id>.<ability>``) to the sheets of ``tree`` in place."""
-    from sim.trpg.sheets import _STRATEGY_DEFAULTS
+    from sim.trpg.enums import STRATEGY_DEFAULTS as _STRATEGY_DEFAULTS
 
     if isinstance(withhold, str):
         withhold = [withhold]

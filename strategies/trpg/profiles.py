@@ -68,7 +68,7 @@ def knobs_for(defaults: dict) -> tuple[Knob, ...]:
 
 
 def _profile(name: str, doc: str, tunable: bool = False, **fields: Any) -> Profile:
-    from sim.trpg.sheets import _STRATEGY_DEFAULTS
+    from sim.trpg.enums import STRATEGY_DEFAULTS as _STRATEGY_DEFAULTS
 
     full = {**_STRATEGY_DEFAULTS, **fields}
     return Profile(name, tuple(full.items()), knobs_for(full) if tunable else (), doc)
