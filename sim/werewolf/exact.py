@@ -319,6 +319,10 @@ def exact_summary(wolves: int, villagers: int, seers: int = 0, *, vote_rule: str
         "expected_attacks": float(val.attacks),
         "expected_runoffs": float(val.runoffs),
         "expected_days_nobody_out": float(val.idle),
+        "draws": 0.0,
+        "states": 2 * sum(1 for w in range(1, wolves + 1) for v in range(villagers + seers + 1)
+                          if not (end_rule == "parity" and v <= w or end_rule == "no_villagers" and v == 0)),
+        "arithmetic": "fraction",
     }
 
 
@@ -368,6 +372,24 @@ def longest_game(wolves: int, village: int, *, vote_rule: str = "runoff", start:
 _ROLE_FIELDS = ("team", "attacks", "ability", "seer_reads", "medium_reads", "madman", "drag", "protect_count")
 _VARIANT_FIELDS = ("accomplice_counts_as", "abilities_after_elimination", "max_runoffs", "start", "vote_rule",
                    "end_rule", "max_days")
+
+
+def fraction_path(setup, default, combos) -> bool:
+    """Whether the fraction solver answers for this table: only werewolf, villager and seer,
+    their role data the default's, and ``max_days`` no shorter than the longest game of any
+    variant in ``combos`` (so no draws). Every other table goes to the float64 chain of
+    :mod:`sim.werewolf.exact_roles`."""
+    from sim.werewolf.enums import RF
+
+    if set(setup.seats) - {"werewolf", "villager", "seer"}:
+        return False
+    for rid in set(setup.seats):
+        k, k0 = setup.role_ids.index(rid), default.role_ids.index(rid)
+        if any(int(setup.nb.table[k, i]) != int(default.nb.table[k0, i]) for i in RF):
+            return False
+    w = setup.seats.count("werewolf")
+    cap = int(setup.variants.get("max_days", 200))
+    return all(cap >= longest_game(w, setup.n - w, vote_rule=vr, start=st, end_rule=er) for vr, st, er in combos)
 
 
 def check_modelled(setup, default, *, composition_set: bool = False, all_variants: bool = False,
