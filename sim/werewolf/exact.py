@@ -1,6 +1,7 @@
 """Exact win probabilities of Werewolf under random play (``sim werewolf exact``).
 
-Only plain ``werewolf``s, ``villager``s and ``seer``s are handled.  Under *random
+Only plain ``werewolf``s, ``villager``s and ``seer``s are handled here (every other
+table, in float64: :mod:`sim.werewolf.exact_roles`; :func:`fraction_path` says which).  Under *random
 play* nobody uses any information, so a seer behaves exactly like a villager and
 the game is a Markov chain on ``(living wolves, living village team, phase)``.
 Everything is computed with :class:`fractions.Fraction` by a bottom-up dynamic
