@@ -63,16 +63,15 @@ def exact_cmd(
         return
     draws = any(r["draws"] for r in rows)
     t = Table(title=f"exact village win probability, random play — {setup.composition()}")
-    cols = ["vote_rule", "start", "end_rule", "village wins"] + ["draws"] * draws + ["expected days", "states",
-                                                                                       "seconds"]
+    cols = ["vote_rule", "start", "end_rule", "village wins"] + ["draws"] * draws + ["expected days", "states"]
     for c in cols:
         t.add_column(c, justify="left" if c in ("vote_rule", "start", "end_rule") else "right")
     for r in rows:
         vv = r["variants"]
         t.add_row(vv["vote_rule"], vv["start"], vv["end_rule"], f"{r['village_win']:.6f}",
-                  *([f"{r['draws']:.3g}"] * draws), f"{r['expected_days']:.4f}", str(r["states"]),
-                  f"{r['seconds']:.2f}")
+                  *([f"{r['draws']:.2g}"] * draws), f"{r['expected_days']:.4f}", str(r["states"]))
     Console().print(t)
+    Console().print(f"{sum(r['states'] for r in rows)} states, solved in {sum(r['seconds'] for r in rows):.2f} s")
     if rows and rows[0].get("arithmetic") == "float64":
         classes = "; ".join("+".join(c["roles"]) + " ×" + str(c["count"]) for c in rows[0]["classes"])
         Console().print(f"float64 Markov chain over day-start states (sim.werewolf.exact_roles); classes: {classes}")
