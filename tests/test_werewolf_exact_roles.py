@@ -330,3 +330,25 @@ def test_chain_equals_labelled_brute_force(roles, sets):
     want = _labelled(roles, sets)
     for k in ("village_win", "wolf_win", "draws", "expected_days"):
         assert got[k] == pytest.approx(want[k], abs=1e-12), (k, got[k], want[k])
+
+
+def test_state_cap_is_one_error(monkeypatch):
+    import sim.werewolf.exact_roles as X
+
+    monkeypatch.setattr(X, "MAX_STATES", 100)
+    r = _exact("--roles", DEFAULT)
+    assert r.exit_code == 2 and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and "more than 100 day-start states" in lines[0]
+
+
+def test_all_variants_on_the_chain():
+    import json
+
+    r = _exact("--roles", "fenrir,paladin,witch,villager*4", "--all-variants", "--json")
+    assert r.exit_code == 0, r.output
+    rows = json.loads(r.stdout)
+    assert len(rows) == 12 and all(row["arithmetic"] == "float64" for row in rows)
+    assert len({(x["variants"]["vote_rule"], x["variants"]["start"], x["variants"]["end_rule"]) for x in rows}) == 12
+    r = _exact("--roles", "fenrir,paladin,witch,villager*4", "--all-variants", "--set", "variants.start=night")
+    assert r.exit_code == 2 and "--all-variants" in r.stderr
