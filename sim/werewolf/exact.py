@@ -407,7 +407,12 @@ def check_modelled(setup, default, *, composition_set: bool = False, all_variant
     (random play ignores what a seer learns, alive or not); ``max_days`` must not end any
     game as a draw (the solver has none): at least :func:`longest_game` for every
     variant in ``combos``. ``composition_set``: the composition came from
-    ``--set composition.default`` (``--roles`` overrides it)."""
+    ``--set composition.default`` (``--roles`` overrides it).
+
+    ``sim werewolf exact`` calls it only for the tables :func:`fraction_path` sends here
+    (werewolf / villager / seer, default role data, no draws); every other table goes to
+    :func:`sim.werewolf.exact_roles.check_chain_modelled` and the role chain.
+    """
     from sim.werewolf.enums import ABILITIES, RF, V
 
     why: list[str] = []
