@@ -118,7 +118,7 @@ def test_bad_inputs_exit_2(tmp_path):
     _bad(["run", "--set", "variants.nonsense=1"], "unknown parameter path")
     _bad(["run", "--config", str(bad)], "malformed TOML")
     _bad(["run", "--village", "psychic"], "unknown village strategy 'psychic'")
-    _bad(["exact", "--roles", "fenrir,villager*5"], "exact mode handles")
+    _bad(["exact", "--roles", "witch*2,fenrir,villager*5"], "exact mode does not model")
 
 
 def test_bad_input_writes_nothing(tmp_path):

@@ -96,8 +96,8 @@ CASES = [
     ["werewolf", "run", "--roles", "werewolf*-1,villager"],
     ["werewolf", "loo", "--roles", "werewolf,,villager"],
     # exact refuses what it does not model
-    ["werewolf", "exact", "--set", "roles.seer.team=wolf"],
-    ["werewolf", "exact", "--set", "variants.max_days=1"],
+    ["werewolf", "exact", "--set", "roles.villager.ability=protect"],
+    ["werewolf", "exact", "--set", "village.follow=1"],
     ["werewolf", "exact", "--roles", "werewolf,fenrir_typo,villager*3"],
     # outputs
     ["werewolf", "run", "--games", "100", "--out", "."],
@@ -150,8 +150,8 @@ EXPECT = {
     "trpg run alley_potion.toml": "characters.aoi.items.potion",
     "trpg run alley_table.toml": "'weather'",
     "werewolf run --roles werewolf,villager*100000000000": "at most 63",
-    "werewolf exact --set roles.seer.team=wolf": "does not model",
-    "werewolf exact --set variants.max_days=1": "does not model",
+    "werewolf exact --set roles.villager.ability=protect": "does not model",
+    "werewolf exact --set village.follow=1": "does not model",
     "werewolf run --games 100 --out .": "working directory",
     "werewolf run --games 100 --out afile": "not a directory",
     "looper loo --games 100 --out /proc/sim-balance-x": "cannot write",

@@ -315,19 +315,40 @@ def test_exact_default_still_works():
               "roles.seer.name=x", "variants.accomplice_counts_as=village", "roles.villager.drag=0",
               "variants.abilities_after_elimination=true", "variants.max_days=7"):
         assert exact("--set", s).exit_code == 0, s
-    assert json.loads(exact("--set", "variants.max_days=7").stdout) == json.loads(r.stdout)
+        assert json.loads(exact("--set", s).stdout)["arithmetic"] == "fraction", s
+    same = json.loads(exact("--set", "variants.max_days=7").stdout)
+    want = json.loads(r.stdout)
+    assert same.pop("seconds") >= 0 and want.pop("seconds") >= 0 and same == want
+
+
+@pytest.mark.parametrize("args", [
+    ["--set", "roles.seer.team=wolf"], ["--set", "roles.werewolf.drag=1"],
+    ["--set", "roles.werewolf.seer_reads=village"], ["--set", "variants.max_days=6"],
+    ["--set", "variants.max_days=3", "--set", "variants.vote_rule=plurality"],
+    ["--all-variants", "--set", "variants.max_days=6"],
+])
+def test_exact_outside_the_fraction_solver_goes_to_the_chain(args):
+    """Changed role data and a binding max_days, once refused, are modelled by the float64
+    chain of sim.werewolf.exact_roles (tests/test_werewolf_exact_roles.py checks it)."""
+    r = exact(*args)
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    for row in d if isinstance(d, list) else [d]:
+        assert row["arithmetic"] == "float64" and row["states"] > 0
+        # max_days=3 under plurality draws often; the 7-day games max_days=6 cuts need several
+        # nobody-out days (each < 1e-33): a draw chance below float64's range, reported as 0
+        assert (row["draws"] > 1e-3) == ("max_days=3" in " ".join(args)) and row["draws"] < 1e-200 + (
+            "max_days=3" in " ".join(args))
 
 
 @pytest.mark.parametrize("args, needle", [
-    (["--set", "roles.seer.team=wolf"], "roles.seer.team"),
-    (["--set", "roles.werewolf.drag=1"], "roles.werewolf.drag"),
-    (["--set", "roles.villager.ability=protect"], "roles.villager.ability"),
-    (["--set", "roles.werewolf.seer_reads=village"], "roles.werewolf.seer_reads"),
-    (["--set", "variants.max_days=6"], "variants.max_days = 6"),
-    (["--set", "variants.max_days=3", "--set", "variants.vote_rule=plurality"], "variants.max_days = 3"),
-    (["--all-variants", "--set", "variants.max_days=6"], "variants.max_days = 6"),
+    (["--set", "roles.villager.ability=protect"], "7 participants with the protect ability"),
+    (["--roles", "witch*2,werewolf,villager*4"], "2 participants with the witch ability"),
+    (["--set", "wolves.anything=1"], "wolves.anything"),
     (["--all-variants", "--set", "variants.start=night"], "--all-variants"),
+    (["--all-variants", "--set", "variants.start=night", "--set", "roles.werewolf.drag=1"], "--all-variants"),
     (["--set", "composition.default=werewolf,villager*3"], "--roles"),
+    (["--set", "composition.default=fenrir,villager*3"], "--roles"),
 ])
 def test_exact_refuses_what_it_does_not_model(args, needle):
     one_error(exact(*args), "exact mode does not model", needle)
@@ -344,10 +365,13 @@ def test_longest_game_is_where_the_engine_starts_drawing():
             "--set", "variants.max_runoffs=0")
     draws = {d: json.loads(invoke(*args, "--set", f"variants.max_days={d}").stdout)["draws"] for d in (1, 2)}
     assert draws[1] > 0 and draws[2] == 0
-    one_error(exact("--roles", "werewolf,villager*3", "--set", "variants.max_runoffs=0", "--set",
-                    "variants.max_days=1"), "variants.max_days = 1")
-    assert exact("--roles", "werewolf,villager*3", "--set", "variants.max_runoffs=0", "--set",
-                 "variants.max_days=2").exit_code == 0
+    # a binding max_days goes to the float64 chain, which has the draws; 2 days: fractions, none
+    one = json.loads(exact("--roles", "werewolf,villager*3", "--set", "variants.max_runoffs=0", "--set",
+                           "variants.max_days=1").stdout)
+    assert one["arithmetic"] == "float64" and one["draws"] > 0
+    two = json.loads(exact("--roles", "werewolf,villager*3", "--set", "variants.max_runoffs=0", "--set",
+                           "variants.max_days=2").stdout)
+    assert two["arithmetic"] == "fraction" and two["draws"] == 0
 
 
 def test_trpg_skills_file_with_a_skills_table_has_nothing_else(tmp_path):

@@ -1,6 +1,7 @@
 """Exact win probabilities of Werewolf under random play (``sim werewolf exact``).
 
-Only plain ``werewolf``s, ``villager``s and ``seer``s are handled.  Under *random
+Only plain ``werewolf``s, ``villager``s and ``seer``s are handled here (every other
+table, in float64: :mod:`sim.werewolf.exact_roles`; :func:`fraction_path` says which).  Under *random
 play* nobody uses any information, so a seer behaves exactly like a villager and
 the game is a Markov chain on ``(living wolves, living village team, phase)``.
 Everything is computed with :class:`fractions.Fraction` by a bottom-up dynamic
@@ -319,6 +320,10 @@ def exact_summary(wolves: int, villagers: int, seers: int = 0, *, vote_rule: str
         "expected_attacks": float(val.attacks),
         "expected_runoffs": float(val.runoffs),
         "expected_days_nobody_out": float(val.idle),
+        "draws": 0.0,
+        "states": 2 * sum(1 for w in range(1, wolves + 1) for v in range(villagers + seers + 1)
+                          if not (end_rule == "parity" and v <= w or end_rule == "no_villagers" and v == 0)),
+        "arithmetic": "fraction",
     }
 
 
@@ -370,6 +375,24 @@ _VARIANT_FIELDS = ("accomplice_counts_as", "abilities_after_elimination", "max_r
                    "end_rule", "max_days")
 
 
+def fraction_path(setup, default, combos) -> bool:
+    """Whether the fraction solver answers for this table: only werewolf, villager and seer,
+    their role data the default's, and ``max_days`` no shorter than the longest game of any
+    variant in ``combos`` (so no draws). Every other table goes to the float64 chain of
+    :mod:`sim.werewolf.exact_roles`."""
+    from sim.werewolf.enums import RF
+
+    if set(setup.seats) - {"werewolf", "villager", "seer"}:
+        return False
+    for rid in set(setup.seats):
+        k, k0 = setup.role_ids.index(rid), default.role_ids.index(rid)
+        if any(int(setup.nb.table[k, i]) != int(default.nb.table[k0, i]) for i in RF):
+            return False
+    w = setup.seats.count("werewolf")
+    cap = int(setup.variants.get("max_days", 200))
+    return all(cap >= longest_game(w, setup.n - w, vote_rule=vr, start=st, end_rule=er) for vr, st, er in combos)
+
+
 def check_modelled(setup, default, *, composition_set: bool = False, all_variants: bool = False,
                    combos=()) -> None:
     """Refuse (one :class:`SimInputError`) a configuration the exact solver does not model.
@@ -384,7 +407,12 @@ def check_modelled(setup, default, *, composition_set: bool = False, all_variant
     (random play ignores what a seer learns, alive or not); ``max_days`` must not end any
     game as a draw (the solver has none): at least :func:`longest_game` for every
     variant in ``combos``. ``composition_set``: the composition came from
-    ``--set composition.default`` (``--roles`` overrides it)."""
+    ``--set composition.default`` (``--roles`` overrides it).
+
+    ``sim werewolf exact`` calls it only for the tables :func:`fraction_path` sends here
+    (werewolf / villager / seer, default role data, no draws); every other table goes to
+    :func:`sim.werewolf.exact_roles.check_chain_modelled` and the role chain.
+    """
     from sim.werewolf.enums import ABILITIES, RF, V
 
     why: list[str] = []
