@@ -20,6 +20,7 @@ from sim.errors import SimInputError
 from strategies.werewolf import basic as _b
 from strategies.werewolf import claims as _c
 from strategies.werewolf import oracle as _o
+from strategies.werewolf import talk as _t
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,15 @@ WOLVES.register("claims", WolfStrategy(
     "claims", vote=_c.wolf_vote_nb, mark=_c.wolf_mark_nb, attack=_c.wolf_attack_nb, speak=_c.wolf_speak_nb,
     knobs=_c.WOLF_KNOBS,
     doc="attack claimed seers; accomplice fake-claims; hati frames the most trusted"))
+VILLAGE.register("talk", VillageStrategy(
+    "talk", vote=_t.village_vote_nb, divine=_t.village_divine_nb, protect=_t.village_protect_nb,
+    witch=_t.village_witch_nb, speak=_t.village_speak_nb, knobs=_t.VILLAGE_KNOBS,
+    doc="weighs claims, counter-claims and reports into suspicion; votes the most suspected; "
+        "paladin guards the most trusted claimer; witch acts on strong suspicion"))
+WOLVES.register("talk", WolfStrategy(
+    "talk", vote=_t.wolf_vote_nb, mark=_t.wolf_mark_nb_talk, attack=_t.wolf_attack_nb, speak=_t.wolf_speak_nb,
+    knobs=_t.WOLF_KNOBS,
+    doc="accomplice counter-claims and frames the trusted claimer; attack and vote the trusted claimer"))
 WOLVES.register("oracle_attack", WolfStrategy(
     "oracle_attack", attack=_o.oracle_attack_nb, oracle=True,
     doc="ORACLE: random play, but the attack avoids the paladin's protected participants"))
