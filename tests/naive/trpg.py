@@ -1,7 +1,7 @@
 """A slow, obvious reference for one TRPG combat (for differential tests).
 
-Written from the rules page (``docs/rules/trpg.md``, R-1 … R-14) and the project
-rulings (``docs/trpg.md``, T-1 … T-6) only. It reads the merged configuration *tree*
+Written from the rules page (``docs/rules/trpg.md``, R-1 … R-18) and the project
+rulings (``docs/trpg.md``, T-1 … T-11) only. It reads the merged configuration *tree*
 (``Setup.config``, i.e. ``sim.trpg.sheets.build_config(...)``) and keeps every
 character as a plain object with named fields — nothing from ``sim/trpg/game_nb.py``
 and no strategy code: the built-in target / reaction strategies are re-stated below.
