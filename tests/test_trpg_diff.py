@@ -91,7 +91,7 @@ EXAMPLES = {
     "alley": ("alley", []),
     "squad": ("squad", []),
     "alley_variants": ("alley", ["rules.critical=free_action", "rules.fumble=hit_ally", "scenario.first=kaii",
-                                 "rules.max_rounds=12"]),
+                                 "rules.max_rounds=16"]),  # kiting (T-6) makes combats longer
     "squad_grid": (_squad_grid, ["rules.grid=grid", "rules.awake_hours=21"]),
 }
 
@@ -108,7 +108,7 @@ def test_example_scenarios_match_naive(kernel, name):
     if name == "alley":  # (squad's gang wins only ~2%: 200 combats may show none)
         assert len([w for w in winners if w >= 0]) == 2, winners
     if name == "alley_variants":
-        assert sum(r["timeout"] for r in results) > 20  # R-13 draws at max_rounds = 12
+        assert sum(r["timeout"] for r in results) > 20  # R-13 draws at max_rounds = 16
     assert sum(sum(r["fell"]) for r in results) > 50
     assert sum(r["draws"] for r in results) > 200 * 30  # RNG draws per combat
 
@@ -361,8 +361,8 @@ def test_run_win_rate_statistic():
 # reference without it does not (the rule-by-rule evidence is in tests/test_trpg_rules.py).
 
 def _witness(q: str):
-    if q == "fists_are_a_weapon":
-        return resolve_setup(SCEN / "squad.toml"), 30
+    if q == "fists_are_a_weapon":  # g4 has fists only (auto would dodge: make it guard)
+        return resolve_setup(SCEN / "squad.toml", ["characters.g4.strategy.reaction=guard"]), 30
     if q == "fumble_only_attack_dodge":
         return resolve_setup(SCEN / "alley.toml"), 150
     sk = {"athletics": 10, "melee": 12, "dodge": 8, "shooting": 12}

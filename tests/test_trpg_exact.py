@@ -35,7 +35,7 @@ W = {
     "club4": {"dice": "4", "kind": "melee"},
     "claw13": {"dice": "13", "kind": "melee", "physical": False},
     "holy": {"dice": "1", "kind": "melee", "enhanced": True},
-    "pebble": {"dice": "1", "kind": "thrown", "bands": {"zero": 2, "near": -1}},
+    "pebble": {"dice": "1", "kind": "thrown", "bands": {"zero": 2, "near": -1}, "unlimited": True},
     # for the Monte Carlo comparisons
     "spear": {"dice": "2d6+1", "kind": "melee"},
     "club": {"dice": "1d6", "kind": "melee"},
@@ -104,13 +104,16 @@ def test_dodge():
     assert d == (1 - a) * Q
 
 
-def test_auto_reaction_threshold():
-    # auto: dodge iff P(dodge) >= round(0.35 * 216) / 216 = 76/216; dodge 9: 81/216, dodge 8: 56/216
-    a_ = C(10, 12, weapons=["club"])
-    for skill, same_as in ((9, "dodge"), (8, "guard")):
-        auto = duel_exact(scen(a_, C(12, 11, skill, weapons=["club"], reaction="auto")))
-        fixed = duel_exact(scen(a_, C(12, 11, skill, weapons=["club"], reaction=same_as)))
-        assert auto["win_rate"] == fixed["win_rate"] and auto["mean_rounds"] == fixed["mean_rounds"]
+def test_auto_reaction_by_expected_damage():
+    # T-11: a club in hand guards a club's 1d6 away (expected 0): auto guards; with fists
+    # only, an arm guard would cost 8 later punches at +4: auto dodges; with dodge_threshold
+    # above its chance it may not dodge, and taking the knife beats hurting an arm
+    for mine, att, extra, same_as in ((["club"], "club", {}, "guard"), (["fists"], "knife", {}, "dodge"),
+                                      (["fists"], "knife", {"dodge_threshold": 0.9}, "none")):
+        a_ = C(10, 12, weapons=[att])
+        auto = duel_exact(scen(a_, C(12, 11, 9, weapons=mine, strategy={"reaction": "auto", **extra})))
+        fixed = duel_exact(scen(a_, C(12, 11, 9, weapons=mine, reaction=same_as)))
+        assert auto["win_rate"] == fixed["win_rate"] and auto["mean_rounds"] == fixed["mean_rounds"], (mine, extra)
 
 
 def test_critical_doubles_damage():
@@ -153,11 +156,12 @@ def test_kaii_immunity(weapon, expected):
 
 
 @pytest.mark.parametrize("weapons, hp, expected", [
-    (["pebble"], 10, Q),  # a thrown weapon: last digit 0 — 9 → 0, critical 18 → 10
+    (["pebble"], 10, Q),  # a thrown weapon guards as an arm: last digit 0 — 9 → 0, critical 18 → 10
     (["pebble"], 11, 0),
     (["club4"], 5, P_HIT),  # a melee weapon subtracts its roll: 9 − 4 = 5, critical 14
     (["club4"], 6, Q),
-    (["pebble", "club4"], 5, P_HIT),  # a melee weapon is preferred wherever it is in the list
+    (["pebble", "club4"], 5, Q),  # only the equipped weapon guards (the pebble: an arm)
+    (["club4", "pebble"], 5, P_HIT),
 ])
 def test_weapon_guard(weapons, hp, expected):
     a, *_ = ex(scen(C(1, 30, weapons=["nine"]), C(hp, weapons=weapons, reaction="guard"),
@@ -263,7 +267,7 @@ def test_monte_carlo_agrees_builds():
 def test_builds_force_distance_zero(tmp_path):
     # a thrown weapon is +2 in the same square, −1 near: the builds pair must stand in one square
     f = tmp_path / "b.toml"
-    f.write_text('[matrix]\ndistance = 1\n[weapons.pebble]\ndice = "1d6"\nkind = "thrown"\n'
+    f.write_text('[matrix]\ndistance = 1\n[weapons.pebble]\ndice = "1d6"\nkind = "thrown"\nunlimited = true\n'
                  'bands = { zero = 2, near = -1 }\n'
                  '[builds.p]\nhp = 8\nskills = { shooting = 11, melee = 9 }\nweapons = ["pebble"]\n'
                  '[builds.q]\nhp = 9\nskills = { melee = 11 }\nweapons = ["club"]\n'

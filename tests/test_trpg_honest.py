@@ -275,10 +275,10 @@ def test_the_test_detects_a_real_peek(tmp_path):
     tried = ok = 0
 
     class Peeking(Combat):
-        def choose_reaction(self, d, can_dodge):
+        def choose_reaction(self, d, can_dodge, att):
             nonlocal tried
             if d.cid != "peek" or not can_dodge:
-                return super().choose_reaction(d, can_dodge)
+                return super().choose_reaction(d, can_dodge, att)
             s = self.rng.state.copy()
             roll = sum(int(randint_nb(s, 6)) + 1 for _ in range(3))
             if roll == 3 or (roll != 18 and roll <= d.skill("dodge")):

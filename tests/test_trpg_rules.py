@@ -1,4 +1,4 @@
-"""The TRPG combat engine, rule by rule (docs/rules/trpg.md R-1 … R-13, docs/trpg.md T-1 … T-6).
+"""The TRPG combat engine, rule by rule (docs/rules/trpg.md R-1 … R-18, docs/trpg.md T-1 … T-11).
 
 Every test builds a small scenario by hand (a dict through ``compile_setup(build_config(d))``)
 and reads the engine's aggregate counts (``chunk_kernel()`` over many combats). Random rates
@@ -22,6 +22,7 @@ import pytest
 from sim.core.seeding import run_key
 from sim.errors import SimInputError
 from sim.trpg.game_nb import C_DRAWS, C_GAMES, C_ROUNDS, chunk_kernel, new_counts
+from sim.trpg.enums import CF
 from sim.trpg.game import run
 from sim.trpg.sheets import build_config, compile_setup
 
@@ -48,6 +49,8 @@ WEAPONS = {
     "gun1_main": {"dice": "0", "kind": "ranged", "ammo": 1, "reload": "main"},
     "gun5_main": {"dice": "5", "kind": "ranged", "ammo": 1, "reload": "main"},
     "gunc1_main": {"dice": "1", "kind": "ranged", "ammo": 1, "reload": "main"},
+    "rock5": {"dice": "5", "kind": "thrown"},                  # R-17: one carried
+    "rocks5": {"dice": "5", "kind": "thrown", "unlimited": True},
 }
 
 _KERNEL = []
@@ -432,7 +435,11 @@ def test_r9_damaged_arm_penalty_on_melee_and_shooting(weapon):
 @pytest.mark.parametrize("att_weapon, def_weapons, parts, taken", [
     ("c17", ["stick3"], ["left_arm", "right_arm"], 34 - 3),   # melee weapon: subtract its roll
     ("c17", ["blank"], ["left_arm", "right_arm"], 30),        # ranged weapon: last digit 0
-    ("c17", ["blank", "stick3"], [], 31),                     # a melee weapon first
+    ("c17", ["blank", "stick3"], [], 30),                     # R-18: the equipped (ranged) one guards
+    ("c17", ["stick3", "blank"], [], 31),                     # R-18: the equipped (melee) one guards
+    ("c17", ["pistol", "knife"], [], 30),                     # R-18: the pistol in hand, not the knife
+    ("c17", ["rock5"], ["left_arm", "right_arm"], 30),        # R-17: a thrown weapon guards as an arm
+    ("c17", ["rock5"], [], 34),                               # ... so without arms nothing guards
     ("claw17", ["stick3"], ["left_arm", "right_arm"], 30),    # weapons guard physical attacks only: an arm
     ("claw17", ["stick3"], [], 34),                           # nothing can guard
 ])
@@ -744,3 +751,64 @@ def test_bad_sheets_raise_clear_errors(patch, message):
     patch(cfg)
     with pytest.raises(SimInputError, match=re.escape(message)):
         compile_setup(build_config(cfg))
+
+
+# ----------------------------------------------------------------------------- issue 16 rulings
+
+@pytest.mark.parametrize("scope, p_draw", [("any", 1 - (215 / 216) ** 2), ("attack", 1 / 216)])
+def test_r15_fumble_scope_variant(scope, p_draw):
+    # round 1 moves (distance 2 -> 1), round 2 attacks: under "attack" a fumbled move only fails
+    sc = scenario({"att": char("a", 0, skills={"athletics": 30, "melee": 30}, weapons=["c5"]),
+                   "def": char("b", 2, hp=1)}, rules={"max_rounds": 2, "fumble_applies_to": scope})
+    n = 200_000
+    assert_rate(play(sc, n).scalars[C_DRAWS], n, p_draw, "draws")
+
+
+def test_r15_fumbled_dodge_keeps_the_turn_under_attack_scope():
+    # the dodger's only attack is in round 2; a fumbled dodge in round 1 costs it under "any"
+    def scene(scope):
+        return scenario({"shot": ace("b", 0, weapons=["g1"]),
+                         "dodger": char("a", 1, skills={"dodge": 30, "melee": 30}, weapons=["c5"],
+                                        strategy={"reaction": "dodge"})},
+                        rules={"max_rounds": 2, "fumble_applies_to": scope}, first="b")
+    n = 100_000
+    any_, att = play(scene("any"), n), play(scene("attack"), n)
+    assert att.dealt[1] > any_.dealt[1]
+
+
+def test_r16_a_failed_move_with_the_sub_action_spent_does_not_move():
+    # b (first) shoots a every round; a's dodge (always failing) spends its sub action, so its
+    # failing moves (athletics 0) do not move it: it never reaches b to hit it
+    sc = scenario({"att": char("a", 0, skills={"athletics": 0, "melee": 30, "dodge": 0}, weapons=["c5"],
+                               strategy={"reaction": "dodge"}),
+                   "def": ace("b", 2, hp=1, weapons=["g1"])}, rules={"max_rounds": 3}, first="b")
+    n = 20_000
+    out = play(sc, n)
+    assert out.wins[0] < 0.02 * n  # it used to move on every failure and win in round 2
+    # with its sub action free (no reaction), the same failures move it: it wins
+    sc = scenario({"att": char("a", 0, skills={"athletics": 0, "melee": 30}, weapons=["c5"]),
+                   "def": ace("b", 2, hp=1, weapons=["g1"])}, rules={"max_rounds": 3}, first="b")
+    assert play(sc, n).wins[0] > 0.9 * n
+
+
+@pytest.mark.parametrize("weapon, dealt", [("rock5", 10), ("rocks5", 20)])
+def test_r17_a_thrown_weapon_is_gone_once_thrown(weapon, dealt):
+    # round 1 throws (a critical: 10); round 2 the single rock is gone: the thrower takes up
+    # its fists (added, R-17), which do not reach distance 2, so it steps in
+    sc = scenario({"t": ace("a", 0, weapons=[weapon]), "foe": char("b", 2, hp=1000)}, rules={"max_rounds": 2})
+    assert int(sc.nb.chars[0, CF.N_WEAPONS]) == (2 if weapon == "rock5" else 1)
+    assert play(sc, 300).dealt[0] == dealt * 300
+
+
+def test_r17_unlimited_only_for_thrown_weapons():
+    cfg = {"scenario": {"sides": ["a", "b"]}, "weapons": {"bad": {"dice": "1", "kind": "ranged", "unlimited": True}},
+           "characters": {"x": char("a", weapons=["bad"]), "y": char("b")}}
+    with pytest.raises(SimInputError, match="unlimited"):
+        compile_setup(build_config(cfg))
+
+
+@pytest.mark.parametrize("swap_at, dealt", [(-1, 10), (1, 12), (0, 10)])
+def test_t10_swap_to_melee_costs_the_sub_action(swap_at, dealt):
+    sc = scenario({"gun": ace("a", 0, weapons=["g5", "c6"], strategy={"swap_to_melee_at": swap_at}),
+                   "foe": char("b", 1, hp=1000)}, rules={"max_rounds": 1})
+    assert play(sc, 300).dealt[0] == dealt * 300

@@ -10,7 +10,7 @@ def _enum(name, fields):
 CF = _enum("CF", ("SIDE", "X", "Y", "HP", "MP", "SP", "KAII", "ATHLETICS", "MELEE", "DODGE", "SHOOTING",
                   "ARMOUR_PCT", "ARMOUR_FIXED", "ITEM_FIXED", "N_WEAPONS", "GUARD_PARTS",
                   "S_TARGET", "S_REACTION", "S_DODGE_MIN", "S_COVER", "S_MOVE", "S_LIFE_MP", "S_MONOLOGUE",
-                  "S_HEAL_BELOW"))
+                  "S_HEAL_BELOW", "S_SWAP_MELEE", "S_KITE", "S_MIN_HIT", "S_ARM_HORIZON"))
 N_CF = len(CF)
 # per-weapon columns
 WF = _enum("WF", ("KIND", "PHYSICAL", "ENHANCED", "AMMO", "RELOAD_MAIN", "BAND0", "BAND1", "BAND2", "BAND3",
@@ -25,7 +25,7 @@ ABILITY_KINDS = ("reduction", "damage_bonus", "heal")
 AK = _enum("AK", [k.upper() for k in ABILITY_KINDS])
 # rule slots
 RL = _enum("RL", ("CRIT_FREE", "FUMBLE_ALLY", "MAX_ROUNDS", "GRID", "SLEEP_PENALTY", "FIRST_SIDE", "N_SIDES",
-                  "HP_PUBLIC"))
+                  "HP_PUBLIC", "FUMBLE_ATTACK_ONLY"))
 N_RL = len(RL)
 # strategy choices
 TARGETS = ("random", "weakest", "nearest", "dangerous", "oracle_focus")  # oracle_…: reads the judge's view
@@ -64,5 +64,6 @@ DS = _enum("DS", ("ROLL", "BONUS", "CRIT", "KAII", "ARMOUR_PCT", "ARMOUR_FIXED",
 
 # A sheet's strategy fields when it does not say (sim.trpg.sheets compiles them; side
 # profiles, sim.trpg.tactics, write them).
-STRATEGY_DEFAULTS = {"target": "nearest", "reaction": "auto", "dodge_threshold": 0.35, "cover": True,
-                     "movement": "close_in", "life_mp": 3, "monologue": "fallen", "heal_below": 0.5}
+STRATEGY_DEFAULTS = {"target": "nearest", "reaction": "auto", "dodge_threshold": 0.0, "cover": True,
+                     "movement": "close_in", "life_mp": 3, "monologue": "fallen", "heal_below": 0.5,
+                     "swap_to_melee_at": -1, "kite": True, "min_hit": 0.1, "arm_horizon": 8}

@@ -26,15 +26,15 @@ What is modelled — exactly what the engine does in such a duel
   ally to hit).
 * **Reaction** (R-5): the defender's sub action is always free when it is first attacked
   in a turn (one enemy turn per round), so it reacts per ``strategy.reaction``:
-  ``none``; ``dodge``; ``guard``; ``auto`` (dodge iff the sheet's dodge chance without
-  penalties, in 216ths, is ≥ ``round(dodge_threshold × 216)``, else guard — the
-  engine's rule). Dodge: 3d6 vs dodge + sleep penalty; success or critical → no
-  damage; a fumble fails and (``lose_turn``) costs the defender its next turn.
-  Guard: against a physical attack a melee weapon in the defender's list (the first
-  one) subtracts a roll of its dice, else a ranged / thrown weapon sets the damage's
-  last digit to 0; against a non-physical attack (weapons cannot guard it) the first
-  undamaged arm of ``guard_parts`` sets the last digit to 0 and is damaged from then
-  on (it cannot guard again and adds what it absorbed to every melee / shooting
+  ``none``; ``dodge``; ``guard``; ``auto`` (T-11: the engine's
+  ``auto_choice_nb`` on the chain state — the arms left and their penalty). Dodge: 3d6
+  vs dodge + sleep penalty; success or critical → no damage; a fumble fails and
+  (``lose_turn`` with ``fumble_applies_to = "any"``, R-15) costs the defender its next
+  turn. Guard (R-18: the equipped weapon only): against a physical attack a melee
+  weapon subtracts a roll of its dice, a ranged one sets the damage's last digit to 0;
+  with fists or a thrown weapon in hand (R-17), or against a non-physical attack, the
+  first undamaged arm of ``guard_parts`` sets the last digit to 0 and is damaged from
+  then on (it cannot guard again and adds what it absorbed to every melee / shooting
   check, R-9). The arm states are part of the chain's state, so this is exact. With
   nothing to guard with, the defender does nothing (and keeps its sub action).
 * **Critical** (R-2): ``critical = "double"`` doubles the weapon roll;
@@ -45,8 +45,9 @@ What is modelled — exactly what the engine does in such a duel
   armour fixed, guard, items — never below 0.
 * **Positions**: the two characters may stand at any distance as long as nobody ever
   moves: both equipped weapons must reach (melee: zero or near band) and no
-  ``keep_range`` character may hold a ranged / thrown weapon in the other's square
-  (it would step away). :func:`duel_exact_builds` puts both in the same square.
+  ``keep_range`` character may ever step away or close in (T-6: in the other's square,
+  near a melee enemy with ``kite``, or out of reach below ``min_hit``), and no
+  ``swap_to_melee_at`` swap may happen (T-10). :func:`duel_exact_builds` puts both in the same square.
 * Inert, hence accepted: ``target`` strategies (one candidate), ``cover`` (no ally),
   ``life_mp``, ``heal_below``, MP, SP, the symptom table, ``monologue = "never"`` or
   ``"fallen"`` (a fallen duellist has already lost), ``"low_mp"`` with MP > 2 (MP never
@@ -88,7 +89,7 @@ import numpy as np
 from sim.errors import SimInputError
 from sim.trpg.dice import Dice, check_probability
 from sim.trpg.enums import CF, K, MO, MV, RE, RL, WF
-from sim.trpg.rules_nb import p_success216_nb  # the engine's own rule for `auto`
+from sim.trpg.rules_nb import G_ARM, G_DIGIT, G_NONE, G_ROLL, auto_choice_nb, p_success216_nb  # the engine's `auto`
 from sim.trpg.sheets import PLUGIN, Setup
 
 #: Refuse chains larger than this many (start-of-round + mid-round) states.
@@ -117,7 +118,7 @@ class _Fighter:
     attack_pen: int  # sleep penalty + the weapon's band modifier (ranged / thrown)
     dodge: int
     dodge_pen: int  # sleep penalty
-    reaction: int  # 0 none, 1 dodge, 2 guard (auto already resolved)
+    reaction: int  # 0 none, 1 dodge, 2 guard, 3 auto (decided per state, T-11)
     dmg: tuple  # ((value, probability), …) of the equipped weapon's dice
     physical: bool
     enhanced: bool
@@ -127,6 +128,10 @@ class _Fighter:
     item_fixed: int
     weapon_guard: tuple  # against physical attacks: ("roll", dist) | ("digit",) | ()
     guard_parts: int  # bit 0 left arm, bit 1 right arm
+    mean2: int = 0  # twice the mean of the equipped weapon's dice
+    guard2: int = 0  # twice the mean of the guarding melee weapon's dice
+    dodge_min: int = 0  # strategy.dodge_threshold in 216ths
+    horizon: int = 0  # strategy.arm_horizon
 
 
 def _distance(sc: Setup) -> int:
@@ -161,9 +166,21 @@ def _validate(sc: Setup) -> None:
         if melee and band > 1:
             problems.append(f"{where}: the equipped melee weapon {wid!r} does not reach distance "
                             f"{_distance(sc)} (the model has no movement)")
-        if not melee and band == 0 and int(S.chars[i, CF.S_MOVE]) == MV.KEEP_RANGE:
-            problems.append(f"{where}.strategy.movement: 'keep_range' with the ranged / thrown weapon {wid!r} "
-                            f"steps away from the same square (the model has no movement)")
+        other = int(S.char_weapons[1 - i, 0])
+        threat = int(S.weapons[other, WF.KIND]) == K.MELEE
+        if not melee and int(S.chars[i, CF.S_MOVE]) == MV.KEEP_RANGE:
+            # T-6: may it ever step away or close in? (worst arm penalty: two arms of 9)
+            pen = int(S.rules[RL.SLEEP_PENALTY]) + int(S.weapons[w, WF.BAND0 + band]) + 18
+            if band == 0 or (band == 1 and threat and int(S.chars[i, CF.S_KITE]) == 1) or (
+                    band - 1 > (1 if threat else -1)
+                    and int(p_success216_nb(int(S.chars[i, CF.SHOOTING]), pen)) < int(S.chars[i, CF.S_MIN_HIT])):
+                problems.append(f"{where}.strategy.movement: 'keep_range' with the ranged / thrown weapon {wid!r} "
+                                f"may step away or close in (the model has no movement)")
+        swap_at = int(S.chars[i, CF.S_SWAP_MELEE])
+        if band <= swap_at and not (melee and not S.weapons[w, WF.BODY]) and any(
+                int(S.weapons[int(S.char_weapons[i, s]), WF.KIND]) == K.MELEE
+                and not S.weapons[int(S.char_weapons[i, s]), WF.BODY] for s in range(int(S.chars[i, CF.N_WEAPONS]))):
+            problems.append(f"{where}.strategy.swap_to_melee_at: swaps to a melee weapon (the model has no swaps)")
     if problems:
         raise SimInputError("exact duel: outside the model: " + "; ".join(problems))
 
@@ -175,18 +192,17 @@ def _fighter(sc: Setup, i: int, band: int) -> _Fighter:
     melee = int(S.weapons[w, WF.KIND]) == K.MELEE
     sleep = int(S.rules[RL.SLEEP_PENALTY])
     how = int(c[CF.S_REACTION])
-    if how == RE.AUTO:
-        how = RE.DODGE if int(p_success216_nb(int(c[CF.DODGE]), 0)) >= int(c[CF.S_DODGE_MIN]) else RE.GUARD
-    reaction = {RE.NONE: 0, RE.DODGE: 1, RE.GUARD: 2}[how]
+    reaction = {RE.NONE: 0, RE.DODGE: 1, RE.GUARD: 2, RE.AUTO: 3}[how]
     guard: tuple = ()
-    # body weapons (fists) guard as an arm, not as a weapon (R-9)
-    slots = [int(S.char_weapons[i, s]) for s in range(int(c[CF.N_WEAPONS])) if not S.weapons[int(S.char_weapons[i, s]), WF.BODY]]
-    for ww in slots:  # the engine: the first melee weapon, else any ranged / thrown weapon
-        if int(S.weapons[ww, WF.KIND]) == K.MELEE:
-            guard = ("roll", _dist(S.dice[int(S.weapons[ww, WF.DICE])]))
-            break
-    if not guard and any(int(S.weapons[ww, WF.KIND]) != K.MELEE for ww in slots):
-        guard = ("digit",)
+    guard2 = 0
+    # only the equipped weapon guards (R-18): a melee one rolls, a ranged one zeroes the last
+    # digit; fists (body) and thrown weapons guard as an arm (R-9, T-8, R-17)
+    if not S.weapons[w, WF.BODY]:
+        if int(S.weapons[w, WF.KIND]) == K.MELEE:
+            guard = ("roll", _dist(S.dice[int(S.weapons[w, WF.DICE])]))
+            guard2 = _mean2(S.dice[int(S.weapons[w, WF.DICE])])
+        elif int(S.weapons[w, WF.KIND]) == K.RANGED:
+            guard = ("digit",)
     return _Fighter(
         index=i, id=sc.ids[i], side=sc.sides[int(c[CF.SIDE])], hp=int(c[CF.HP]),
         skill=int(c[CF.MELEE] if melee else c[CF.SHOOTING]),
@@ -195,7 +211,17 @@ def _fighter(sc: Setup, i: int, band: int) -> _Fighter:
         dmg=_dist(S.dice[int(S.weapons[w, WF.DICE])]),
         physical=int(S.weapons[w, WF.PHYSICAL]) == 1, enhanced=int(S.weapons[w, WF.ENHANCED]) == 1,
         kaii=int(c[CF.KAII]) == 1, armour_pct=int(c[CF.ARMOUR_PCT]), armour_fixed=int(c[CF.ARMOUR_FIXED]),
-        item_fixed=int(c[CF.ITEM_FIXED]), weapon_guard=guard, guard_parts=int(c[CF.GUARD_PARTS]))
+        item_fixed=int(c[CF.ITEM_FIXED]), weapon_guard=guard, guard_parts=int(c[CF.GUARD_PARTS]),
+        mean2=_mean2(S.dice[int(S.weapons[w, WF.DICE])]), guard2=guard2, dodge_min=int(c[CF.S_DODGE_MIN]),
+        horizon=int(c[CF.S_ARM_HORIZON]))
+
+
+def _mean2(row) -> int:
+    """Twice the mean of a dice row (sim.trpg.rules_nb.dice_mean2_nb)."""
+    m = 2 * int(row[1 + 2 * int(row[0])])
+    for g in range(int(row[0])):
+        m += int(row[1 + 2 * g]) * (int(row[2 + 2 * g]) + 1)
+    return m
 
 
 def _add(d: dict, k, p) -> None:
@@ -214,6 +240,7 @@ class _Duel:
         R = sc.nb.rules
         self.double = int(R[RL.CRIT_FREE]) == 0
         self.lose_turn = int(R[RL.FUMBLE_ALLY]) == 0
+        self.fumble_any = int(R[RL.FUMBLE_ATTACK_ONLY]) == 0  # R-15: a fumbled dodge loses a turn too
         self.max_rounds = int(R[RL.MAX_ROUNDS])
         first_side = int(R[RL.FIRST_SIDE])
         self.first = 0 if int(sc.nb.chars[0, CF.SIDE]) == first_side else 1
@@ -251,14 +278,23 @@ class _Duel:
         a, d = self.f[x], self.f[1 - x]
         out: dict = {}
         guard: tuple = ()
-        if sub_free and d.reaction == 1:
+        reaction = d.reaction
+        if reaction == 3:  # auto (T-11): the engine's rule on this state
+            kind, g2 = G_NONE, 0
+            if a.physical and d.weapon_guard:
+                kind, g2 = (G_ROLL, d.guard2) if d.weapon_guard[0] == "roll" else (G_DIGIT, 0)
+            elif arms_y[0] > 0:
+                kind = G_ARM
+            reaction = int(auto_choice_nb(True, int(p_success216_nb(d.dodge, 0)), d.dodge_min, a.mean2, kind, g2,
+                                          d.skill, arms_y[1], d.mean2, d.horizon))
+        if sub_free and reaction == 1:
             cr, su, fa, fu = _check(d.dodge, d.dodge_pen)
             _add(out, (0, 0, arms_y, False), cr + su)
             for (dmg, arms), p in self._damage(x, crit, (), arms_y).items():
                 _add(out, (dmg, 0, arms, False), fa * p)
-                _add(out, (dmg, 1 if self.lose_turn else 0, arms, False), fu * p)
+                _add(out, (dmg, 1 if self.lose_turn and self.fumble_any else 0, arms, False), fu * p)
             return out
-        if sub_free and d.reaction == 2:
+        if sub_free and reaction == 2:
             if a.physical and d.weapon_guard:
                 guard = d.weapon_guard + ((False,) if d.weapon_guard[0] == "digit" else ())
             elif arms_y[0] > 0:

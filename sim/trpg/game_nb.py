@@ -45,9 +45,10 @@ from sim.trpg.enums import AF, AK, CF, CK, DS, EV, K, MO, MV, OUT, RL, ST, T, WF
 from sim.trpg.rules_nb import distance_nb
 from sim.trpg.sheets import PLUGIN
 from sim.trpg.views import honest_view_nb, new_board_nb
-from sim.trpg.steps_nb import (U1, _bit_nb, apply_damage_nb, arm_penalty_nb, base_penalty_nb, can_act_nb, check_nb,
-                               lose_mp_nb, monologue_nb, move_nb, pay_nb, reach_nb, reload_if_empty_nb,
-                               reset_battle_nb, set_hp_nb, sides_able_nb, standing_nb)
+from sim.trpg.steps_nb import (ACT_ATTACK, ACT_AWAY, ACT_CLOSE_IN, U1, _bit_nb, apply_damage_nb, arm_penalty_nb,
+                               base_penalty_nb, can_act_nb, check_nb, kite_nb, lose_mp_nb, monologue_nb, move_nb,
+                               other_fumble_nb, pay_nb, reach_nb, reload_if_empty_nb, reset_battle_nb, set_hp_nb,
+                               sides_able_nb, standing_nb, usable_nb)
 
 Counts = namedtuple("Counts", "scalars wins fell lost survived dealt taken rounds_hist win_rounds")
 C_GAMES, C_DRAWS, C_ROUNDS = 0, 1, 2
@@ -144,22 +145,18 @@ def damage_nb(cx, log, attacker, d, w, crit, covered, allow_reaction):
             if oc == OUT.SUCCESS or oc == OUT.CRITICAL:
                 emit_nb(log, EV.DODGED, d, attacker)
                 return 0
-            if oc == OUT.FUMBLE and sc.rules[RL.FUMBLE_ALLY] == 0:
-                b.bs[d, B.SKIP] += 1
-                emit_nb(log, EV.LOSE_TURN, d)
+            if oc == OUT.FUMBLE:
+                other_fumble_nb(b, sc, d, log)  # R-3 (R-15: not with fumble_applies_to = "attack")
         elif r == 2:
-            # weapons guard physical attacks only; prefer a weapon over an arm (arms stay hurt)
-            if physical:
-                for s in range(sc.chars[d, CF.N_WEAPONS]):
-                    ww = sc.char_weapons[d, s]
-                    if sc.weapons[ww, WF.KIND] == K.MELEE and sc.weapons[ww, WF.BODY] == 0 and guard == 0:
-                        guard = 2
-                        guard_roll_dice = sc.weapons[ww, WF.DICE]
-                if guard == 0:
-                    for s in range(sc.chars[d, CF.N_WEAPONS]):
-                        ww = sc.char_weapons[d, s]
-                        if sc.weapons[ww, WF.KIND] != K.MELEE and sc.weapons[ww, WF.BODY] == 0:
-                            guard = 1
+            # only the equipped weapon guards, and only physical attacks: a melee weapon
+            # rolls, a ranged one zeroes the last digit; fists and thrown weapons guard as an arm
+            ww = sc.char_weapons[d, b.bs[d, B.EQUIP]]
+            if physical and sc.weapons[ww, WF.BODY] == 0:
+                if sc.weapons[ww, WF.KIND] == K.MELEE:
+                    guard = 2
+                    guard_roll_dice = sc.weapons[ww, WF.DICE]
+                elif sc.weapons[ww, WF.KIND] == K.RANGED:
+                    guard = 1
             if guard == 0:
                 parts = sc.chars[d, CF.GUARD_PARTS]
                 for a in range(2):
@@ -273,9 +270,8 @@ def attack_nb(rng, b, sc, view, cx, log, i, t, w):
             if a != t and a != i and sc.chars[a, CF.SIDE] == sc.chars[t, CF.SIDE] and can_act_nb(b, a) \
                     and sc.chars[a, CF.S_COVER] == 1 and distance_nb(view, a, t) <= 1:
                 oc2 = check_nb(rng, b, sc, a, sc.chars[a, CF.ATHLETICS], base_penalty_nb(b, sc, a), log, CK.COVER)
-                if oc2 == OUT.FUMBLE and sc.rules[RL.FUMBLE_ALLY] == 0:
-                    b.bs[a, B.SKIP] += 1
-                    emit_nb(log, EV.LOSE_TURN, a)
+                if oc2 == OUT.FUMBLE:
+                    other_fumble_nb(b, sc, a, log)
                 if oc2 == OUT.SUCCESS or oc2 == OUT.CRITICAL:
                     d = a
                     covered = True
@@ -286,9 +282,6 @@ def attack_nb(rng, b, sc, view, cx, log, i, t, w):
     # 1 thread, squad.toml) and the cold compile took 42 s instead of 23 s (CPU)
     apply_damage_nb(b, sc, i, d, damage_nb(cx, log, i, d, w, crit, covered, react), log)
     return crit and sc.rules[RL.CRIT_FREE] == 1
-
-
-ACT_ATTACK, ACT_CLOSE_IN, ACT_AWAY = 0, 1, 2
 
 
 @nb.njit(inline="always")
@@ -354,7 +347,7 @@ def take_turn_nb(rng, view, cx, log, srngs, key, pb, i):
             return
         act = ACT_ATTACK
         if ctrl:
-            if not reach_nb(sc, w, min(distance_nb(view, i, t), 3)):
+            if not usable_nb(b, sc, i, b.bs[i, B.EQUIP], min(distance_nb(view, i, t), 3)):
                 act = ACT_CLOSE_IN
         else:
             cands = np.uint64(0)
@@ -367,20 +360,31 @@ def take_turn_nb(rng, view, cx, log, srngs, key, pb, i):
             if t < 0 or t >= n or not ((cands >> np.uint64(t)) & U1):
                 raise ValueError("target strategy returned a non-candidate")
             band = min(distance_nb(view, i, t), 3)
-            if not reach_nb(sc, w, band) and b.bs[i, B.SUB_USED] == 0:
-                for s in range(sc.chars[i, CF.N_WEAPONS]):  # swap to a weapon that reaches (sub action)
-                    ws = sc.char_weapons[i, s]
-                    if reach_nb(sc, ws, band) and not (sc.weapons[ws, WF.AMMO] > 0 and b.bs[i, B.AMMO0 + s] == 0):
-                        b.bs[i, B.EQUIP] = s
-                        b.bs[i, B.WIELD] = ws
-                        b.bs[i, B.SUB_USED] = 1
-                        w = ws
-                        emit_nb(log, EV.SWAP, i, ws)
-                        break
-            if not reach_nb(sc, w, band):
+            # swap (one sub action, T-3, T-10): to a melee weapon once the target is this close
+            # (strategy.swap_to_melee_at), or to one that reaches and is not spent
+            swap = -1
+            if b.bs[i, B.SUB_USED] == 0:
+                if band <= sc.chars[i, CF.S_SWAP_MELEE] and not (sc.weapons[w, WF.KIND] == K.MELEE
+                                                               and sc.weapons[w, WF.BODY] == 0):
+                    for s in range(sc.chars[i, CF.N_WEAPONS]):
+                        ws = sc.char_weapons[i, s]
+                        if swap < 0 and sc.weapons[ws, WF.KIND] == K.MELEE and sc.weapons[ws, WF.BODY] == 0:
+                            swap = s
+                if swap < 0 and not usable_nb(b, sc, i, b.bs[i, B.EQUIP], band):
+                    for s in range(sc.chars[i, CF.N_WEAPONS]):
+                        if swap < 0 and usable_nb(b, sc, i, s, band):
+                            swap = s
+            if swap >= 0:
+                ws = sc.char_weapons[i, swap]
+                b.bs[i, B.EQUIP] = swap
+                b.bs[i, B.WIELD] = ws
+                b.bs[i, B.SUB_USED] = 1
+                w = ws
+                emit_nb(log, EV.SWAP, i, ws)
+            if not usable_nb(b, sc, i, b.bs[i, B.EQUIP], band):
                 act = ACT_CLOSE_IN
-            elif sc.chars[i, CF.S_MOVE] == MV.KEEP_RANGE and sc.weapons[w, WF.KIND] != K.MELEE and band == 0:
-                act = ACT_AWAY
+            elif sc.chars[i, CF.S_MOVE] == MV.KEEP_RANGE and sc.weapons[w, WF.KIND] != K.MELEE:
+                act = kite_nb(b, sc, i, t, w, band)
         # one call site each for move and attack: every inlined copy costs compile time
         if act != ACT_ATTACK:
             move_nb(rng, b, sc, view, i, t, act == ACT_AWAY, log)

@@ -37,3 +37,43 @@ def dice_mean2_nb(sc, d):
     for g in range(row[0]):
         m += row[1 + 2 * g] * (row[2 + 2 * g] + 1)
     return m
+
+
+# what a guard would be (damage_nb's choice, R-18, T-8, R-17): nothing, a melee weapon's roll, a
+# ranged weapon's last digit, an arm's last digit (the arm hurt afterwards, R-9)
+G_NONE, G_ROLL, G_DIGIT, G_ARM = 0, 1, 2, 3
+
+
+@nb.njit(inline="always")
+def digit2_nb(d2):
+    """Twice what a last-digit guard absorbs of a damage of mean d2 / 2 (rough: all of it
+    below 10, else 4.5 on average)."""
+    return d2 if d2 < 20 else 9
+
+
+@nb.njit(inline="always")
+def auto_choice_nb(can_dodge, pd, min216, d2, kind, g2, skill, pen, my2, horizon):
+    """The ``auto`` reaction (T-11): 0 none, 1 dodge or 2 guard, whichever leaves the least
+    expected damage, in units of 1/432 HP (integers: the same in every caller). ``pd``: the
+    dodge chance in 216ths (considered when ``can_dodge`` and at least ``min216``); ``d2``:
+    twice the attack's mean damage; ``kind``/``g2``: the guard it would be (G_*) and twice
+    its weapon roll's mean; an arm guard also costs ``horizon`` later attacks at the hurt
+    arm's extra roll penalty: the drop in the hit chance (skill, current penalty ``pen``)
+    times twice the mean damage ``my2`` of the defender's weapon."""
+    best = 0
+    e_best = d2 * 216
+    if can_dodge and pd >= min216:
+        e = (216 - pd) * d2
+        if e < e_best:
+            best, e_best = 1, e
+    if kind != G_NONE:
+        if kind == G_ROLL:
+            e = max(d2 - g2, 0) * 216
+        else:
+            a2 = digit2_nb(d2)
+            e = (d2 - a2) * 216
+            if kind == G_ARM:
+                e += horizon * (p_success216_nb(skill, pen) - p_success216_nb(skill, pen + a2 // 2)) * my2
+        if e < e_best:
+            best = 2
+    return best

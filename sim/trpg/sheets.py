@@ -35,11 +35,11 @@ SHEET_SCHEMA = {
     "guard_parts": LIST, "strategy": {k: ANY for k in _STRATEGY_DEFAULTS},
 }
 _WEAPON = {"name": ANY, "dice": ANY, "kind": ANY, "physical": ANY, "enhanced": ANY, "body": ANY,
-           "bands": {b: ANY for b in BANDS}, "ammo": ANY, "reload": ANY}
+           "bands": {b: ANY for b in BANDS}, "ammo": ANY, "reload": ANY, "unlimited": ANY}
 _SHARED = {
     "system": {"groups": {g: LIST for g in ("physical", "sense", "intellect", "mind")}},
     "rules": {k: ANY for k in ("critical", "fumble", "max_rounds", "grid", "growth_amount", "awake_hours",
-                               "hp_public")},
+                               "hp_public", "fumble_applies_to")},
     "symptoms": ListOf({"max": ANY, "name": ANY, "penalty": ANY}),
     "weapons": Ids(_WEAPON, "weapon"),
 }
@@ -122,6 +122,17 @@ class Setup:
         return self.config.get("scenario", {}).get("name", "combat")
 
 
+def fists_fallback(wl: list, weapons: dict) -> list:
+    """``["fists"]`` when every weapon of a sheet is a limited thrown one (R-17: once they are
+    thrown the character fights bare-handed) and the weapon table has fists; else ``[]``."""
+    def limited_thrown(wid):
+        w = weapons.get(wid)
+        return isinstance(w, dict) and w.get("kind") == "thrown" and not w.get("unlimited", False)
+    if "fists" in weapons and len(wl) < MAX_WEAPONS and all(limited_thrown(x) for x in wl):
+        return ["fists"]
+    return []
+
+
 def _dice_row(expr: Any, where: str) -> np.ndarray:
     from sim.trpg.dice import parse_dice
 
@@ -179,6 +190,8 @@ def _compile(cfg: dict) -> Setup:
     rl[RL.FIRST_SIDE] = sides.index(first)
     rl[RL.N_SIDES] = len(sides)
     rl[RL.HP_PUBLIC] = int(_bool(rules.get("hp_public", False), "rules.hp_public"))
+    rl[RL.FUMBLE_ATTACK_ONLY] = _choice(rules.get("fumble_applies_to", "any"), "rules.fumble_applies_to",
+                                        ("any", "attack"))
     _int(rules.get("growth_amount", 1), "rules.growth_amount", 0)
 
     dice_rows: list[np.ndarray] = []
@@ -197,7 +210,14 @@ def _compile(cfg: dict) -> Setup:
         wt[k, WF.PHYSICAL] = int(_bool(w.get("physical", True), f"{where}.physical"))
         wt[k, WF.ENHANCED] = int(_bool(w.get("enhanced", False), f"{where}.enhanced"))
         wt[k, WF.BODY] = int(_bool(w.get("body", False), f"{where}.body"))
-        wt[k, WF.AMMO] = _int(w.get("ammo", 0), f"{where}.ammo", 0)
+        # a thrown weapon is gone once thrown (R-17): `ammo` is how many are carried (default 1),
+        # never reloaded; `unlimited = true` keeps an endless supply (stones all around)
+        thrown = wt[k, WF.KIND] == KINDS.index("thrown")
+        unlimited = _bool(w.get("unlimited", False), f"{where}.unlimited")
+        if unlimited and (not thrown or "ammo" in w):
+            raise SimInputError(f"{where}.unlimited: only for a thrown weapon without `ammo`")
+        wt[k, WF.AMMO] = 0 if unlimited else _int(w.get("ammo", 1 if thrown else 0), f"{where}.ammo",
+                                                  1 if thrown else 0)
         wt[k, WF.RELOAD_MAIN] = _choice(w.get("reload", "sub"), f"{where}.reload", ("sub", "main"))
         bands = w.get("bands", {})
         if not isinstance(bands, dict) or set(bands) - set(BANDS):
@@ -252,6 +272,7 @@ def _compile(cfg: dict) -> Setup:
         wl = c.get("weapons", ["fists"])
         if not isinstance(wl, list) or not wl or len(wl) > MAX_WEAPONS:
             raise SimInputError(f"{where}.weapons: a list of 1 to {MAX_WEAPONS} weapon ids")
+        wl = list(wl) + fists_fallback(wl, weapons)
         for j, wid in enumerate(wl):
             if wid not in weapon_ids:
                 raise SimInputError(f"{where}.weapons: unknown weapon {wid!r}; weapons are {', '.join(weapon_ids)}")
@@ -288,6 +309,13 @@ def _compile(cfg: dict) -> Setup:
         if isinstance(hb, bool) or not isinstance(hb, (int, float)) or not 0 <= hb <= 1:
             raise SimInputError(f"{where}.strategy.heal_below: a fraction between 0 and 1")
         ct[i, CF.S_HEAL_BELOW] = int(round(hb * 100))
+        ct[i, CF.S_SWAP_MELEE] = _int(st["swap_to_melee_at"], f"{where}.strategy.swap_to_melee_at", -1)
+        ct[i, CF.S_KITE] = int(_bool(st["kite"], f"{where}.strategy.kite"))
+        mh = st["min_hit"]
+        if isinstance(mh, bool) or not isinstance(mh, (int, float)) or not 0 <= mh <= 1:
+            raise SimInputError(f"{where}.strategy.min_hit: a probability between 0 and 1")
+        ct[i, CF.S_MIN_HIT] = int(round(mh * 216))
+        ct[i, CF.S_ARM_HORIZON] = _int(st["arm_horizon"], f"{where}.strategy.arm_horizon", 0, 100)
         for j, a in enumerate(c.get("abilities", [])):
             aw = f"{where}.abilities.{j}"
             if not isinstance(a, dict):

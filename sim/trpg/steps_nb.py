@@ -10,10 +10,12 @@ import numpy as np
 from sim.core.rng import randint_nb
 from sim.core.trace import emit_nb
 from sim.trpg.enums import CF, CK, EV, K, OUT, RL, ST, WF, B
+from sim.trpg.rules_nb import p_success216_nb
 from sim.trpg.sheets import MAX_WEAPONS
 from sim.trpg.views import hp_band_nb
 
 U1 = np.uint64(1)
+ACT_ATTACK, ACT_CLOSE_IN, ACT_AWAY = 0, 1, 2  # what a turn's main action does (take_turn_nb)
 
 
 @nb.njit(inline="always")
@@ -173,16 +175,28 @@ def step_toward_nb(b, view, i, t, away):
 
 
 @nb.njit(inline="always")
-def move_nb(rng, b, sc, view, i, t, away, log):
-    """Athletics check: success spends the main action, failure main and sub; one square either way."""
-    emit_nb(log, EV.MOVE, i, t, 1 if away else 0)
-    oc = check_nb(rng, b, sc, i, sc.chars[i, CF.ATHLETICS], base_penalty_nb(b, sc, i), log, CK.MOVE)
-    if oc == OUT.FAIL or oc == OUT.FUMBLE:
-        b.bs[i, B.SUB_USED] = 1
-    if oc == OUT.FUMBLE and sc.rules[RL.FUMBLE_ALLY] == 0:
-        b.bs[i, B.SKIP] += 1  # R-3
+def other_fumble_nb(b, sc, i, log):
+    """A fumbled check that is not an attack (dodge, move, cover): R-3 lose_turn, unless
+    ``rules.fumble_applies_to = "attack"`` (R-15)."""
+    if sc.rules[RL.FUMBLE_ALLY] == 0 and sc.rules[RL.FUMBLE_ATTACK_ONLY] == 0:
+        b.bs[i, B.SKIP] += 1
         emit_nb(log, EV.LOSE_TURN, i)
-    step_toward_nb(b, view, i, t, away)
+
+
+@nb.njit(inline="always")
+def move_nb(rng, b, sc, view, i, t, away, log):
+    """Athletics check: success spends the main action, failure main and sub; one square
+    either way — but a failure with the sub action already spent does not move (R-16)."""
+    emit_nb(log, EV.MOVE, i, t, 1 if away else 0)
+    sub_was_used = b.bs[i, B.SUB_USED] == 1
+    oc = check_nb(rng, b, sc, i, sc.chars[i, CF.ATHLETICS], base_penalty_nb(b, sc, i), log, CK.MOVE)
+    failed = oc == OUT.FAIL or oc == OUT.FUMBLE
+    if failed:
+        b.bs[i, B.SUB_USED] = 1
+    if oc == OUT.FUMBLE:
+        other_fumble_nb(b, sc, i, log)  # R-3
+    if not (failed and sub_was_used):
+        step_toward_nb(b, view, i, t, away)
 
 
 @nb.njit(inline="always")
@@ -199,8 +213,9 @@ def can_act_nb(b, i):
 
 @nb.njit(inline="always")
 def reload_if_empty_nb(b, sc, i, w, log):
-    """Reload the equipped weapon when empty; True when that spends the main action."""
-    if sc.weapons[w, WF.AMMO] > 0 and b.bs[i, B.AMMO0 + b.bs[i, B.EQUIP]] == 0:
+    """Reload the equipped weapon when empty; True when that spends the main action. A
+    thrown weapon is never reloaded (R-17: once thrown it is gone)."""
+    if sc.weapons[w, WF.AMMO] > 0 and sc.weapons[w, WF.KIND] != K.THROWN and b.bs[i, B.AMMO0 + b.bs[i, B.EQUIP]] == 0:
         b.bs[i, B.AMMO0 + b.bs[i, B.EQUIP]] = sc.weapons[w, WF.AMMO]
         if sc.weapons[w, WF.RELOAD_MAIN] == 1 or b.bs[i, B.SUB_USED] == 1:
             emit_nb(log, EV.RELOAD, i, w, 1)
@@ -211,6 +226,22 @@ def reload_if_empty_nb(b, sc, i, w, log):
 
 
 @nb.njit(inline="always")
+def usable_nb(b, sc, i, s, band):
+    """Weapon slot s of i reaches ``band`` and is not spent (an empty thrown weapon, R-17)."""
+    w = sc.char_weapons[i, s]
+    return reach_nb(sc, w, band) and not (sc.weapons[w, WF.AMMO] > 0 and b.bs[i, B.AMMO0 + s] == 0)
+
+
+@nb.njit(inline="always")
+def turn_pos_nb(sc, side):
+    """Where ``side`` acts in a round (R-4: the first side, then the others in order)."""
+    first = sc.rules[RL.FIRST_SIDE]
+    if side == first:
+        return 0
+    return side + 1 if side < first else side
+
+
+@nb.njit(inline="always")
 def sides_able_nb(b, sc):
     """Bit mask of sides with a member able to act."""
     m = 0
@@ -218,3 +249,28 @@ def sides_able_nb(b, sc):
         if can_act_nb(b, i):
             m |= 1 << sc.chars[i, CF.SIDE]
     return m
+
+
+@nb.njit(inline="always")
+def kite_nb(b, sc, i, t, w, band):
+    """``keep_range`` with the ranged / thrown weapon w against target t (T-6), from what the
+    table sees: t's weapon in hand, whether t has spent its sub action this round, the turn
+    order. In t's square: step away (unless t holds a melee weapon and has spent its sub
+    action: it cannot react, so shoot). In a melee t's reach (near): step away when t acts
+    earlier in the round, has its sub action and i has its own (``strategy.kite``): t has to
+    spend its main action following, and a failed move spends its sub action until i's turn.
+    Out of t's reach with a hit chance below ``strategy.min_hit``: close in one square,
+    as long as that keeps i out of t's reach. Otherwise shoot."""
+    threat = sc.weapons[b.bs[t, B.WIELD], WF.KIND] == K.MELEE
+    t_spent = b.bs[t, B.SUB_USED] == 1
+    if band == 0 and not (threat and t_spent):
+        return ACT_AWAY
+    if threat and band == 1 and not t_spent and sc.chars[i, CF.S_KITE] == 1 and b.bs[i, B.SUB_USED] == 0 \
+            and turn_pos_nb(sc, sc.chars[t, CF.SIDE]) < turn_pos_nb(sc, sc.chars[i, CF.SIDE]):
+        return ACT_AWAY
+    reach = 1 if threat else -1
+    if band - 1 > reach:
+        pen = base_penalty_nb(b, sc, i) + arm_penalty_nb(b, i) + sc.weapons[w, WF.BAND0 + band]
+        if p_success216_nb(sc.chars[i, CF.SHOOTING], pen) < sc.chars[i, CF.S_MIN_HIT]:
+            return ACT_CLOSE_IN
+    return ACT_ATTACK

@@ -7,8 +7,10 @@ target (``strategy.target``): random | weakest | nearest | dangerous (highest ch
 hit × mean damage of its weapon); ties go to sheet order. ``weakest`` picks the lowest
 HP band (docs/rules/trpg.md "What the player knows"), or the lowest exact HP when
 ``rules.hp_public = true``.
-reaction (``strategy.reaction``): none | dodge | guard | auto — dodge when the chance to
-dodge is at least ``strategy.dodge_threshold``, else guard.
+reaction (``strategy.reaction``): none | dodge | guard | auto — whichever of none, dodge and
+guard (the equipped weapon, else an arm) leaves the least expected damage, an arm guard
+counting the roll penalty the hurt arm brings to ``strategy.arm_horizon`` later attacks;
+dodge only when its chance is at least ``strategy.dodge_threshold`` (T-11).
 
 ``oracle_focus`` (an oracle: it reads the judge's view, sim.trpg.views.OracleView) attacks
 the candidate with the lowest exact HP — the ``weakest`` of a table that shows HP.
@@ -19,7 +21,7 @@ import numpy as np
 from sim.core.bits import lowest_nb
 from sim.core.rng import choose_bit_nb
 from sim.trpg.enums import B, CF, K, RE, WF
-from sim.trpg.rules_nb import dice_mean2_nb, p_success216_nb
+from sim.trpg.rules_nb import G_ARM, G_DIGIT, G_NONE, G_ROLL, auto_choice_nb, dice_mean2_nb, p_success216_nb
 from sim.trpg.views import view_distance_nb
 
 U1 = np.uint64(1)
@@ -71,9 +73,34 @@ def builtin_reaction_nb(rng, view, d, attacker, can_dodge):
         return 1 if can_dodge else 2
     if how == RE.GUARD:
         return 2
-    if can_dodge and p_success216_nb(view.sheet[CF.DODGE], 0) >= view.sheet[CF.S_DODGE_MIN]:
-        return 1
-    return 2
+    # auto: the least expected damage (T-11), from what the view shows
+    st = view.state
+    wa = view.equip[attacker]
+    d2 = _mean2_nb(view, view.weapons[wa, WF.DICE])
+    me = view.equip[d]
+    kind = G_NONE
+    g2 = 0
+    if view.weapons[wa, WF.PHYSICAL] == 1 and view.weapons[me, WF.BODY] == 0:
+        if view.weapons[me, WF.KIND] == K.MELEE:
+            kind = G_ROLL
+            g2 = _mean2_nb(view, view.weapons[me, WF.DICE])
+        elif view.weapons[me, WF.KIND] == K.RANGED:
+            kind = G_DIGIT
+    pen = st[B.SYM_PEN]
+    parts = view.sheet[CF.GUARD_PARTS]
+    arm_free = False
+    for a in range(2):
+        if st[B.ARM0 + a] > 0:
+            pen += st[B.ARM0 + a]
+        if (parts >> a) & 1 and st[B.ARM0 + a] < 0:
+            arm_free = True
+    if kind == G_NONE and arm_free:
+        kind = G_ARM
+    melee = view.weapons[me, WF.KIND] == K.MELEE
+    skill = view.sheet[CF.MELEE] if melee else view.sheet[CF.SHOOTING]
+    return auto_choice_nb(can_dodge, p_success216_nb(view.sheet[CF.DODGE], st[B.SYM_PEN]),
+                          view.sheet[CF.S_DODGE_MIN], d2, kind, g2, skill, pen,
+                          _mean2_nb(view, view.weapons[me, WF.DICE]), view.sheet[CF.S_ARM_HORIZON])
 
 
 @nb.njit(inline="always")

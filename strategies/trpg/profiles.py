@@ -1,7 +1,8 @@
 """TRPG side profiles: one set of tactics for every character of a side.
 
 A TRPG character's strategy is on its sheet (``[characters.X.strategy]``: target,
-reaction, dodge_threshold, cover, movement, life_mp, monologue, heal_below). A *profile*
+reaction, dodge_threshold, cover, movement, life_mp, monologue, heal_below,
+swap_to_melee_at, kite, min_hit, arm_horizon). A *profile*
 overwrites those fields for every character of one side, so the framework's side
 strategies (``sim ladder``, ``sim equilibrium``, ``sim tune``) exist for the TRPG too.
 A profile is data, not code: applying it rewrites the sheets before compiling, and the
@@ -32,7 +33,8 @@ from sim.core.plugins import Registry
 from sim.errors import SimInputError
 from sim.trpg.enums import MONOLOGUES, MOVES, REACTIONS, TARGETS
 
-FIELDS = ("target", "reaction", "dodge_threshold", "cover", "movement", "life_mp", "monologue", "heal_below")
+FIELDS = ("target", "reaction", "dodge_threshold", "cover", "movement", "life_mp", "monologue", "heal_below",
+          "swap_to_melee_at", "kite", "min_hit", "arm_horizon")
 HONEST_TARGETS = tuple(t for t in TARGETS if not t.startswith("oracle"))
 MAX_LIFE_MP = 18  # a life check is 3d6 <= the MP spent: more than 18 buys nothing
 
@@ -58,12 +60,19 @@ def knobs_for(defaults: dict) -> tuple[Knob, ...]:
         Knob("target", "choice", default=d["target"], choices=HONEST_TARGETS, doc="whom to attack"),
         Knob("reaction", "choice", default=d["reaction"], choices=REACTIONS, doc="dodge, guard, auto or none"),
         Knob("dodge_threshold", "float", 0.0, 1.0, d["dodge_threshold"],
-             doc="auto dodges when its chance is at least this, else guards"),
+             doc="auto considers a dodge only when its chance is at least this (T-11)"),
         Knob("cover", "bool", default=d["cover"], doc="step in front of an attacked ally (T-2)"),
         Knob("movement", "choice", default=d["movement"], choices=MOVES, doc="close in or keep range (T-6)"),
         Knob("life_mp", "int", 0, MAX_LIFE_MP, d["life_mp"], doc="MP spent on a life check (T-4)"),
         Knob("monologue", "choice", default=d["monologue"], choices=MONOLOGUES, doc="when to monologue (T-5)"),
         Knob("heal_below", "float", 0.0, 1.0, d["heal_below"], doc="heal an ally below this share of its HP"),
+        Knob("swap_to_melee_at", "int", -1, 3, d["swap_to_melee_at"],
+             doc="take up a melee weapon (sub action) with the target this close; -1 never (T-10)"),
+        Knob("kite", "bool", default=d["kite"], doc="keep_range steps away from a melee enemy in reach (T-6)"),
+        Knob("min_hit", "float", 0.0, 1.0, d["min_hit"],
+             doc="keep_range closes in when its hit chance from here is below this (T-6)"),
+        Knob("arm_horizon", "int", 0, 30, d["arm_horizon"],
+             doc="auto: later attacks a hurt arm's roll penalty is counted for (T-11)"),
     )
 
 

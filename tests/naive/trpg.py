@@ -1,7 +1,7 @@
 """A slow, obvious reference for one TRPG combat (for differential tests).
 
-Written from the rules page (``docs/rules/trpg.md``, R-1 … R-14) and the project
-rulings (``docs/trpg.md``, T-1 … T-6) only. It reads the merged configuration *tree*
+Written from the rules page (``docs/rules/trpg.md``, R-1 … R-18) and the project
+rulings (``docs/trpg.md``, T-1 … T-11) only. It reads the merged configuration *tree*
 (``Setup.config``, i.e. ``sim.trpg.sheets.build_config(...)``) and keeps every
 character as a plain object with named fields — nothing from ``sim/trpg/game_nb.py``
 and no strategy code: the built-in target / reaction strategies are re-stated below.
@@ -41,8 +41,9 @@ NONE, DODGE, GUARD = "none", "dodge", "guard"
 BANDS = ("zero", "near", "mid", "far")
 PARTS = ("left_arm", "right_arm")  # R-9, in the order they are tried
 # [characters.X.strategy] defaults (docs / strategies/trpg/__init__.py)
-STRATEGY_DEFAULTS = {"target": "nearest", "reaction": "auto", "dodge_threshold": 0.35, "cover": True,
-                     "movement": "close_in", "life_mp": 3, "monologue": "fallen", "heal_below": 0.5}
+STRATEGY_DEFAULTS = {"target": "nearest", "reaction": "auto", "dodge_threshold": 0.0, "cover": True,
+                     "movement": "close_in", "life_mp": 3, "monologue": "fallen", "heal_below": 0.5,
+                     "swap_to_melee_at": -1, "kite": True, "min_hit": 0.1, "arm_horizon": 8}
 
 # Engine behaviours that disagree with the rules page / docs (see tests/test_trpg_rules.py):
 # Engine behaviours that once disagreed with the rules page / docs; each can still be
@@ -126,12 +127,17 @@ class Weapon:
     physical: bool
     enhanced: bool
     bands: tuple       # roll modifier at zero, near, mid, far (R-7)
-    ammo: int          # 0: no ammunition
-    reload: str        # sub | main
+    ammo: int          # 0: no ammunition (thrown: how many are carried, R-17; 0 unlimited)
+    reload: str        # sub | main (a thrown weapon is never reloaded)
+    body: bool = False  # fists: a guard with them is an arm guard (T-8)
 
     @property
     def melee(self) -> bool:
         return self.kind == "melee"
+
+    @property
+    def reloads(self) -> bool:
+        return self.ammo > 0 and self.kind != "thrown"
 
     def reaches(self, band: int) -> bool:
         return band <= 1 if self.melee else True
@@ -204,9 +210,14 @@ class Char:
 
 def _weapon(wid: str, w: dict) -> Weapon:
     bands = w.get("bands", {})
-    return Weapon(wid, parse_dice(w["dice"]), w.get("kind", "melee"), bool(w.get("physical", True)),
+    kind = w.get("kind", "melee")
+    if kind == "thrown":  # R-17: thrown weapons are used up unless `unlimited`
+        ammo = 0 if w.get("unlimited", False) else int(w.get("ammo", 1))
+    else:
+        ammo = int(w.get("ammo", 0))
+    return Weapon(wid, parse_dice(w["dice"]), kind, bool(w.get("physical", True)),
                   bool(w.get("enhanced", False)), tuple(int(bands.get(b, 0)) for b in BANDS),
-                  int(w.get("ammo", 0)), w.get("reload", "sub"))
+                  ammo, w.get("reload", "sub"), bool(w.get("body", False)))
 
 
 def _ability(a: dict) -> Ability:
@@ -218,6 +229,13 @@ def build_chars(cfg: dict) -> list[Char]:
     sides = list(cfg["scenario"]["sides"])
     weapons = {wid: _weapon(wid, w) for wid, w in cfg.get("weapons", {}).items()}
     out = []
+
+    def with_fists(wl):  # R-17: only thrown weapons, all used up -> bare hands
+        if "fists" in weapons and len(wl) < 4 and all(weapons[x].kind == "thrown" and weapons[x].ammo > 0
+                                                      for x in wl):
+            return list(wl) + ["fists"]
+        return list(wl)
+
     for i, (cid, c) in enumerate(cfg["characters"].items()):
         pos = c.get("position", 0)
         x, y = (pos[0], pos[1]) if isinstance(pos, list) else (pos, 0)
@@ -230,7 +248,7 @@ def build_chars(cfg: dict) -> list[Char]:
             idx=i, cid=cid, side=sides.index(c["side"]), x=int(x), y=int(y),
             max_hp=int(c["hp"]), max_mp=int(c.get("mp", 10)), sp=int(c.get("sp", 0)),
             kaii=bool(c.get("kaii", False)), skills=dict(c.get("skills", {})),
-            weapons=[weapons[w] for w in c.get("weapons", ["fists"])],
+            weapons=[weapons[w] for w in with_fists(c.get("weapons", ["fists"]))],
             armour_pct=int(arm.get("pct", 0)), armour_fixed=int(arm.get("fixed", 0)),
             item_reduction=int(c.get("items", {}).get("reduction", 0)),
             parts=tuple(p for p in PARTS if p in c.get("guard_parts", list(PARTS))),
@@ -255,6 +273,7 @@ class Combat:
         rules = cfg.get("rules", {})
         self.double_crit = rules.get("critical", "double") == "double"     # R-2
         self.lose_turn = rules.get("fumble", "lose_turn") == "lose_turn"   # R-3
+        self.fumble_any = rules.get("fumble_applies_to", "any") == "any"   # R-15
         self.max_rounds = int(rules.get("max_rounds", 100))                 # R-13
         self.grid = rules.get("grid", "line") == "grid"                    # R-6
         self.sleep = max(0, int(rules.get("awake_hours", 0)) - 18)         # +1 per hour past 18
@@ -303,8 +322,9 @@ class Combat:
         return SUCCESS if r + penalty <= target else FAIL
 
     def other_fumble(self, c: Char) -> None:
-        """A fumbled athletics check (move, cover) under R-3 lose_turn."""
-        if self.lose_turn and not self.q("fumble_only_attack_dodge"):
+        """A fumbled athletics check (move, cover) under R-3 lose_turn (not with
+        fumble_applies_to = "attack", R-15)."""
+        if self.lose_turn and self.fumble_any and not self.q("fumble_only_attack_dodge"):
             c.skip += 1
 
     def lose_mp(self, c: Char, amount: int) -> None:
@@ -374,7 +394,7 @@ class Combat:
                 best = j
         return best
 
-    def choose_reaction(self, d: Char, can_dodge: bool) -> str:
+    def choose_reaction(self, d: Char, can_dodge: bool, att: Char) -> str:
         how = d.strategy["reaction"]
         if how == "none":
             return NONE
@@ -382,31 +402,49 @@ class Combat:
             return DODGE if can_dodge else GUARD
         if how == "guard":
             return GUARD
-        # auto: dodge when its chance reaches the threshold (kept in 1/216ths)
-        if can_dodge and p216(d.skill("dodge")) >= int(round(d.strategy["dodge_threshold"] * 216)):
-            return DODGE
-        return GUARD
+        # auto (T-11): the least expected damage, in 1/432 HP (twice the means x 216)
+        d2 = mean2(att.weapon.dice)
+        mine = d.weapon
+        kind = None
+        if att.weapon.physical and not mine.body and mine.kind in ("melee", "ranged"):
+            kind = "roll" if mine.melee else "digit"
+        if kind is None and any(d.arm[p] is None for p in d.parts):
+            kind = "arm"
+        best, e_best = NONE, d2 * 216
+        pd = p216(d.skill("dodge") - d.symptom)
+        if can_dodge and pd >= int(round(d.strategy["dodge_threshold"] * 216)) and (216 - pd) * d2 < e_best:
+            best, e_best = DODGE, (216 - pd) * d2
+        if kind == "roll":
+            e = max(d2 - mean2(mine.dice), 0) * 216
+        elif kind is not None:
+            a2 = d2 if d2 < 20 else 9  # twice what a last digit guard absorbs, roughly
+            e = (d2 - a2) * 216
+            if kind == "arm":
+                skill = d.skill("melee") if mine.melee else d.skill("shooting")
+                pen = d.symptom + self.arm_penalty(d)
+                e += int(d.strategy["arm_horizon"]) * (p216(skill - pen) - p216(skill - pen - a2 // 2)) * mean2(mine.dice)
+        if kind is not None and e < e_best:
+            best = GUARD
+        return best
 
     # ------------------------------------------------------------------ attack
     def damage(self, att: Char, d: Char, w: Weapon, crit: bool, covered: bool, reaction: bool) -> int:
         guard = None  # ("digit", part or None) | ("roll", dice)
         if reaction and not d.sub_used and d.can_act:
-            r = self.choose_reaction(d, can_dodge=not covered)
+            r = self.choose_reaction(d, not covered, att)
             if r == DODGE and not covered:  # R-8: a coverer never dodges
                 d.sub_used = True          # R-5
                 oc = self.check(d, d.skill("dodge"), self.penalty(d))
                 if oc in (SUCCESS, CRITICAL):
                     return 0
-                if oc == FUMBLE and self.lose_turn:
+                if oc == FUMBLE and self.lose_turn and self.fumble_any:
                     d.skip += 1
             elif r == GUARD:
-                guards_with = [g for g in d.weapons if self.q("fists_are_a_weapon") or g.wid != "fists"]
-                if w.physical:  # weapons guard physical attacks only; a weapon before an arm
-                    for g in guards_with:
-                        if g.melee:
-                            guard = ("roll", g.dice)
-                            break
-                    if guard is None and any(not g.melee for g in guards_with):
+                g = d.weapon  # R-18: only the equipped weapon guards, physical attacks only
+                if w.physical and (self.q("fists_are_a_weapon") or not g.body):
+                    if g.melee:
+                        guard = ("roll", g.dice)
+                    elif g.kind == "ranged":  # a thrown weapon guards as an arm (R-17)
                         guard = ("digit", None)
                 if guard is None:
                     for p in d.parts:
@@ -495,11 +533,14 @@ class Combat:
 
     def move(self, c: Char, t: Char, away: bool) -> None:
         """Athletics: success spends the main action, failure main and sub; one square either way."""
+        sub_was_used = c.sub_used
         oc = self.check(c, c.skill("athletics"), self.penalty(c))
         if oc in (FAIL, FUMBLE):
             c.sub_used = True
         if oc == FUMBLE:
             self.other_fumble(c)
+        if oc in (FAIL, FUMBLE) and sub_was_used:
+            return  # R-16: a failure with the sub action already spent does not move
         dx = t.x - c.x
         dy = t.y - c.y if self.grid else 0
         s = -1 if away else 1
@@ -511,12 +552,35 @@ class Combat:
     def reload(self, c: Char) -> bool:
         """Reload the equipped weapon if it is empty; True when that ends the turn."""
         w = c.weapon
-        if w.ammo > 0 and c.ammo[c.equip] == 0:
+        if w.reloads and c.ammo[c.equip] == 0:
             c.ammo[c.equip] = w.ammo
             if w.reload == "main" or c.sub_used:
                 return True  # a main action (or the sub action is gone: the main one reloads)
             c.sub_used = True
         return False
+
+    def usable(self, c: Char, s: int, band: int) -> bool:
+        """Slot s reaches ``band`` and is not an empty weapon (a used-up thrown one, R-17)."""
+        w = c.weapons[s]
+        return w.reaches(band) and not (w.ammo > 0 and c.ammo[s] == 0)
+
+    def turn_pos(self, side: int) -> int:
+        return self.side_order().index(side)
+
+    def kite(self, c: Char, t: Char, w: Weapon, band: int) -> str:
+        """T-6 keep_range with a ranged / thrown weapon: attack, away or toward."""
+        threat = t.weapon.melee
+        if band == 0 and not (threat and t.sub_used):
+            return "away"
+        if threat and band == 1 and not t.sub_used and c.strategy["kite"] and not c.sub_used \
+                and self.turn_pos(t.side) < self.turn_pos(c.side):
+            return "away"
+        reach = 1 if threat else -1
+        if band - 1 > reach:
+            pen = self.penalty(c) + self.arm_penalty(c) + w.bands[band]
+            if p216(c.skill("shooting") - pen) < int(round(c.strategy["min_hit"] * 216)):
+                return "toward"
+        return "attack"
 
     # ------------------------------------------------------------------ a turn
     def turn(self, c: Char) -> None:
@@ -545,7 +609,7 @@ class Combat:
                     return
                 if not self.q("controlled_fires_empty") and self.reload(c):
                     return
-                if w.reaches(self.band(c, t)):
+                if self.usable(c, c.equip, self.band(c, t)):
                     self.attack(c, t, w)
                 else:
                     self.move(c, t, False)
@@ -575,19 +639,24 @@ class Combat:
                 return
             t = self.choose_target(c, cands)
             band = self.band(c, t)
-            if not w.reaches(band) and not c.sub_used:  # swap (sub action) to a weapon that reaches
-                for s, ws in enumerate(c.weapons):
-                    if ws.reaches(band) and not (ws.ammo > 0 and c.ammo[s] == 0):
-                        c.equip = s
-                        c.sub_used = True
-                        w = ws
-                        break
-            if not w.reaches(band):
+            swap = None  # T-3, T-10: one sub action to change the weapon in hand
+            if not c.sub_used:
+                if band <= int(c.strategy["swap_to_melee_at"]) and not (w.melee and not w.body):
+                    swap = next((s for s, ws in enumerate(c.weapons) if ws.melee and not ws.body), None)
+                if swap is None and not self.usable(c, c.equip, band):
+                    swap = next((s for s in range(len(c.weapons)) if self.usable(c, s, band)), None)
+            if swap is not None:
+                c.equip = swap
+                c.sub_used = True
+                w = c.weapon
+            if not self.usable(c, c.equip, band):
                 self.move(c, t, False)  # T-6 close_in
                 return
-            if c.strategy["movement"] == "keep_range" and not w.melee and band == 0:
-                self.move(c, t, True)  # T-6 keep_range: step away from an enemy in the same square
-                return
+            if c.strategy["movement"] == "keep_range" and not w.melee:
+                act = self.kite(c, t, w, band)
+                if act != "attack":
+                    self.move(c, t, act == "away")
+                    return
             if not self.attack(c, t, w) or extra == 1:
                 return
 
