@@ -283,7 +283,8 @@ def day_start_nb(pos, alive, R, B, log=None):
                     B.req_cand[nreq] = cand
                     nreq += 1
         elif k == Kind.GRANT_KILL_IF_STRESSED:
-            t = here & ~ba & live
+            # P-3; P-18: a negated character gains the kill only under the variant
+            t = here & ~ba & (alive if R.info[I.NEG_AGITATION] else live)
             while t:
                 x = lowest_nb(t)
                 t &= t - U1

@@ -94,7 +94,8 @@ class Looper(Game):
     # -- restricted play: an ability withheld, the side keeps everything else --------------
     def abilities(self, setup, strategies):
         """The player's daily moves (when the rules give any) and, under the R-2 variant, its
-        own choice of name (when its strategy makes one); the scriptwriter's permanent moves,
+        own choice of name (when its strategy makes one); the scriptwriter's permanent moves
+        (not under ``rules.stay_moves = false``, P-15: leaving them in place breaks that rule),
         guest moves and its choice of victims (R-10)."""
         from sim.analysis.restrict import Ability
         from sim.looper.enums import I
@@ -107,7 +108,7 @@ class Looper(Game):
         if info[I.MUST_NAME] and strategies["player"].name_key is not random_name_nb:
             out.append(Ability("naming", "player", "player",
                                "the player names a random living character (R-2)"))
-        if info[I.N_PERM] > 0:
+        if info[I.N_PERM] > 0 and info[I.STAY_MOVES]:  # P-15's variant forbids leaving them in place
             out.append(Ability("permanent_moves", "scriptwriter", "scriptwriter",
                                "the permanent moves leave their characters in place"))
         if info[I.N_GUEST] > 0:
