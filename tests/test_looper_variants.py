@@ -270,3 +270,40 @@ def test_trap_script_cautious_beats_random():
     c = run(2000, 1, player="cautious", scriptwriter="fixed", roster=r, threads=1).summary["player_win_rate"][0]
     x = run(2000, 1, player="random", scriptwriter="fixed", roster=r, threads=1).summary["player_win_rate"][0]
     assert c > 0.4 and x < 0.03 and c > 10 * x
+
+
+# ----------------------------------------------------------------------------- outputs (issue 14)
+
+def test_outputs_loop_ends_key_person_ends_and_killers():
+    from sim.looper.game_nb import C_KEY_DEATHS, C_LOOPS, C_WINS
+
+    r = run(1500, 3, player="random", scriptwriter="random", roster=roster(), threads=1)
+    sc, tb = r.totals["scalars"], r.tables
+    le = tb["loop_ends"]
+    assert le["loops"].sum() == sc[C_LOOPS] and le.filter(le["ended"] == "survived")["loops"][0] == sc[C_WINS]
+    assert tb["key_person_ends"]["loops_ended"].sum() == sc[C_KEY_DEATHS]
+    kl, d = tb["killers"], tb["deaths"]
+    assert kl["deaths"].sum() == d["deaths"].sum()
+    # by (character, rule, rule's owner) the killers table is the deaths table
+    a = kl.group_by("character", "rule", "rule_of").agg(kl["deaths"].sum()).sort("character", "rule", "rule_of")
+    b = d.rename({"killed_by": "rule_of"}).select("character", "rule", "rule_of", "deaths") \
+        .sort("character", "rule", "rule_of")
+    assert a.to_dicts() == b.to_dicts()
+    grant = kl.filter(kl["rule"] == "grant_kill_if_stressed")
+    assert grant.height and (grant["killer"] != grant["rule_of"]).all()  # the agitated character acted
+    other = kl.filter(kl["rule"] != "grant_kill_if_stressed")
+    assert (other["killer"] == other["rule_of"]).all()
+
+
+def test_text_output_says_when_rows_were_cut():
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    cut = CliRunner().invoke(app, ["looper", "run", "--games", "400", "--seed", "1"], terminal_width=200)
+    assert cut.exit_code == 0, cut.output
+    assert "more rows cut" in cut.output and "the day on which loops ended" in cut.output
+    assert "mean days per loop" in cut.output and "loops ended by the key person's death" in cut.output
+    full = CliRunner().invoke(app, ["looper", "run", "--games", "400", "--seed", "1", "--all"], terminal_width=200)
+    assert full.exit_code == 0 and "more rows cut" not in full.output
+    assert full.output.count("\n") > cut.output.count("\n")

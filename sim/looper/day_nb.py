@@ -30,7 +30,7 @@ U1 = np.uint64(1)
 DayBuf = namedtuple(
     "DayBuf",
     "stress raw givers pos2 killer ann occ occ2 dest misrep fire req_actor req_eff req_cand "
-    "req_victim attrs masks st",
+    "req_victim attrs masks st kact",
 )
 # st slots
 S_DEAD, S_NEG, S_PROT, S_ALIVE = 0, 1, 2, 3
@@ -49,6 +49,7 @@ def day_buffers_nb(R):
         np.zeros(L, np.uint8), np.zeros(ne, np.uint8), np.zeros(nr, np.int64),
         np.zeros(nr, np.int64), np.zeros(nr, np.uint64), np.zeros(nr, np.int64),
         R.char_attrs.copy(), R.masks.copy(), np.zeros(4, np.uint64),
+        np.full(n, -1, np.int64),
     )
 
 
@@ -119,6 +120,7 @@ def day_start_nb(pos, alive, R, B, log=None):
         B.raw[i] = 0
         B.givers[i] = U0
         B.killer[i] = -1
+        B.kact[i] = -1  # the acting character of a chosen death (the agitated one, P-3); -1: the rule's owner
         B.ann[i] = -1
         if alive & _bit_nb(i):
             B.occ[pos[i]] |= _bit_nb(i)
@@ -307,6 +309,8 @@ def day_finish_nb(pos, alive, nreq, R, B, log=None):
     for r in range(nreq):
         v = B.req_victim[r]
         if v >= 0:
+            if not ((B.st[S_DEAD] | B.st[S_PROT]) & _bit_nb(v)):
+                B.kact[v] = B.req_actor[r]  # the credit's rule is this request's (P-11)
             _kill_nb(_bit_nb(v), B.req_eff[r], B)
     live = alive & ~B.st[S_NEG]
     trigger = B.st[S_DEAD]
@@ -324,5 +328,5 @@ def day_finish_nb(pos, alive, nreq, R, B, log=None):
         t &= t - U1
         l = B.pos2[i]
         B.ann[i] = R.next_loc[l] if B.misrep[l] else l
-        ev_nb(log, Ev.DEATH, i, B.killer[i], eff[B.killer[i], F.ACTOR], l, 0, 0, 0)
+        ev_nb(log, Ev.DEATH, i, B.killer[i], eff[B.killer[i], F.ACTOR], l, B.kact[i], 0, 0)
     return dead

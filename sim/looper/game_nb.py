@@ -26,12 +26,15 @@ import numpy as np
 from sim.core.bits import lowest_nb
 from sim.core.kernels import kernel_template, specialize
 from sim.core.rng import seed_stream_nb
-from sim.looper.enums import Ev, I, LoopEnd, MoveStatus, Precedence, Stream
+from sim.looper.enums import Ev, F, I, LoopEnd, MoveStatus, Precedence, Stream
 from sim.looper.day_nb import day_buffers_nb, day_finish_nb, day_start_nb, ev_nb
 from sim.looper.views import (OracleView, PlayerView, Scratch, WriterView, oracle_view_nb,  # noqa: F401
                               player_view_nb, rules_view_nb, writer_view_nb)
 
-Counts = namedtuple("Counts", "scalars wins_by_loop deaths key_games key_wins end_day")
+# deaths[victim, effect]; killers[victim, effect, actor]: the same deaths by the character that
+# acted (the agitated one for the agitator's granted kill, P-3; else the rule's owner);
+# key_end[c]: loops that ended with c's death as the key person
+Counts = namedtuple("Counts", "scalars wins_by_loop deaths key_games key_wins end_day killers key_end")
 # scalars slots
 C_GAMES, C_WINS, C_LOOPS, C_DAYS, C_PROT_DEATHS, C_KEY_DEATHS, C_WRONG_NAME = range(7)
 N_SCALARS = 7
@@ -48,6 +51,8 @@ def new_counts(R):
         np.zeros(n, np.int64),
         np.zeros(n, np.int64),
         np.zeros(int(R.info[I.DAYS]) + 2, np.int64),
+        np.zeros((n, R.effects.shape[0], n), np.int64),
+        np.zeros(n, np.int64),
     )
 
 
@@ -225,6 +230,7 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
                     t &= t - np.uint64(1)
                     ann[lp, d - 1, i] = B.ann[i]
                     out.deaths[i, B.killer[i]] += 1
+                    out.killers[i, B.killer[i], B.kact[i] if B.kact[i] >= 0 else R.effects[B.killer[i], F.ACTOR]] += 1
                     ev_nb(log, Ev.ANNOUNCE, i, B.ann[i], B.pos2[i], 0, 0, 0, 0)
                 alive &= ~dead  # the player hears every death (the place may be false)
                 kd = (dead >> np.uint64(kp)) & np.uint64(1)
@@ -232,6 +238,7 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
                 if kd or pd:
                     if kd:
                         out.scalars[C_KEY_DEATHS] += 1
+                        out.key_end[kp] += 1
                     if pd:
                         out.scalars[C_PROT_DEATHS] += 1
                     loop_end[lp] = d

@@ -34,6 +34,7 @@ class Looper(Game):
         Option("key_person", str, None, ("--key-person",),
                "Pin the secret key person (P-13); default: the strategy picks."),
         Option("expansion", bool, False, ("--expansion",), "Add the optional expansion roster."),
+        Option("all_rows", bool, False, ("--all",), "Text output: every row of the deaths table (default: 25)."),
     )
     base_keys = frozenset({"config", "set", "expansion"})
     schema = CONFIG_SCHEMA
@@ -45,8 +46,11 @@ class Looper(Game):
 
         return {"player": PLAYERS, "scriptwriter": SCRIPTWRITERS}
 
+    show_all = False  # --all: the text output's deaths table uncut (set by build, read by print_run)
+
     def build(self, config=None, sets=(), protagonist=None, protagonist_location=None, key_person=None,
-              expansion=False):
+              expansion=False, all_rows=False):
+        self.show_all = bool(all_rows)
         sets = list(sets)
         if protagonist_location is not None:
             sets.append(f"protagonist.location={protagonist_location}")
@@ -83,7 +87,7 @@ class Looper(Game):
     def print_run(self, result, console):
         from sim.looper.text import print_run
 
-        print_run(result, console)
+        print_run(result, console, show_all=self.show_all)
 
     def leave_one_out(self, setup, strategies, games, seed, *, threads=None):
         from sim.looper.loo import leave_one_out
