@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+import polars as pl
 import pytest
 
 from sim.core.rng import seed_stream_nb
@@ -285,7 +286,7 @@ def test_outputs_loop_ends_key_person_ends_and_killers():
     kl, d = tb["killers"], tb["deaths"]
     assert kl["deaths"].sum() == d["deaths"].sum()
     # by (character, rule, rule's owner) the killers table is the deaths table
-    a = kl.group_by("character", "rule", "rule_of").agg(kl["deaths"].sum()).sort("character", "rule", "rule_of")
+    a = kl.group_by("character", "rule", "rule_of").agg(pl.col("deaths").sum()).sort("character", "rule", "rule_of")
     b = d.rename({"killed_by": "rule_of"}).select("character", "rule", "rule_of", "deaths") \
         .sort("character", "rule", "rule_of")
     assert a.to_dicts() == b.to_dicts()
