@@ -48,6 +48,22 @@ class Looper(Game):
 
     show_all = False  # --all: the text output's deaths table uncut (set by build, read by print_run)
 
+    def registries_of(self, setup):
+        """The registries; without a script in ``[setup]`` (no key person, P-19) the `fixed`
+        scriptwriter has nothing to play, so the tiers of ``sim ladder`` / ``equilibrium``
+        leave it out (``--scriptwriter fixed`` by name still reports the missing script)."""
+        regs = self.registries()
+        if getattr(setup, "fixed_key", 1):
+            return regs
+        from sim.core.plugins import Registry
+
+        w = regs["scriptwriter"]
+        sub = Registry(w.what, w._wrap)
+        for name in w.names():
+            if name != "fixed":
+                sub.register(name, w.get(name))
+        return {**regs, "scriptwriter": sub}
+
     def build(self, config=None, sets=(), protagonist=None, protagonist_location=None, key_person=None,
               expansion=False, all_rows=False):
         self.show_all = bool(all_rows)
