@@ -21,7 +21,7 @@ def test_run_prints_table():
     assert "player win rate" in r.output
     assert "wins by loop" in r.output
     assert "per key-person choice" in r.output
-    assert "killed by" in r.output
+    assert "killer" in r.output and "rule of" in r.output  # the deaths table: who acted, whose rule (issue 14)
 
 
 def test_json_summary_is_consistent():

@@ -124,6 +124,14 @@ def _death_rule_owners(cfg):
             if any(e["kind"] in death_kinds for e in ch.get("effects", []))}
 
 
+def test_day_matches_naive_under_negated_agitation():
+    """P-18's variant: a negated (occult) character next to the agitator gains his kill."""
+    cfg = build_config(sets=["rules.negated_gains_agitation=true"])
+    bad, stats = diff_days(cfg, 1500, 303)
+    assert not bad, _report(bad)
+    assert stats["requests"] > 0
+
+
 @pytest.mark.parametrize("expansion, n_cases, seed", [(False, 2500, 101), (True, 2500, 202)])
 def test_day_matches_naive_on_random_layouts(expansion, n_cases, seed):
     cfg = build_config(expansion=expansion)
@@ -252,8 +260,21 @@ def rosters():
     prot = compile_setup(build_config(sets=["protagonist.location=school"], protagonist=["male", "loud"]))
     exp = compile_setup(build_config(expansion=True))
     pinned = compile_setup(build_config(sets=["setup.key_person=cat"]))
+    # the rule variants (docs/looper.md P-15 … P-18) and a fixed script (P-19)
+    locked = compile_setup(build_config(sets=["rules.stay_moves=false", "rules.key_person_movable=false"]))
+    locked_pinned = compile_setup(build_config(sets=["rules.stay_moves=false", "rules.key_person_movable=false",
+                                                     "setup.key_person=verge_of_madness"]))
+    prec_key = compile_setup(build_config(sets=["rules.precedence=player_for_key_person"]))
+    prec_all = compile_setup(build_config(sets=["rules.precedence=player"]))
+    agit = compile_setup(build_config(sets=["rules.negated_gains_agitation=true"], protagonist=["occult", "loud"]))
+    script = compile_setup(build_config({"setup": {
+        "key_person": "attention_seeker",
+        "permanent_moves": [{"character": "socrates_in_love", "location": "underworld"}],
+        "guest_moves": [{"day": 4, "character": "cat", "location": "underworld"}], "choose": "first"},
+        "rules": {"precedence": "player"}}))
     return {"base": base, "named": named, "named_ends": named_ends, "prot": prot, "expansion": exp,
-            "pinned": pinned}
+            "pinned": pinned, "locked": locked, "locked_pinned": locked_pinned, "prec_key": prec_key,
+            "prec_all": prec_all, "agit": agit, "script": script}
 
 
 _PARAMS: dict = {}
@@ -318,6 +339,16 @@ GAME_CASES = [
     ("pinned", "deducer", "random", 60),
     ("pinned", "cautious", "adversarial", 30),
     ("named", "oracle_key", "random", 60),   # the oracle view (the judge's state) lines up too
+    # rule variants P-15 … P-18 and the fixed script P-19
+    ("locked", "cautious", "random", 50),
+    ("locked", "random", "adversarial", 30),
+    ("locked_pinned", "deducer", "random", 40),
+    ("prec_key", "oracle_key", "random", 50),
+    ("prec_all", "cautious", "adversarial", 30),
+    ("prec_all", "random", "random", 50),
+    ("agit", "random", "random", 50),
+    ("script", "cautious", "fixed", 40),
+    ("script", "random", "fixed", 40),
 ]
 
 
@@ -339,7 +370,8 @@ def test_games_match_naive(rosters, roster_name, player, writer_name, full_games
     assert not bad, f"{len(bad)} game(s) differ; first (engine, naive): {bad[:3]}"
     assert n_days > games  # games are played for real
     if roster.fixed_key:
-        assert all(compare_game(roster, KEY, g, p, w, params, wrong_ends)[0]["key"] == "cat" for g in range(5))
+        assert all(compare_game(roster, KEY, g, p, w, params, wrong_ends)[0]["key"] == roster.ids[roster.fixed_key]
+                   for g in range(5))
     if roster.rules.get("must_name_key_person") and writer_name == "random":
         assert n_named > 0  # the R-2 variant was exercised
 

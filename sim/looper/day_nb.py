@@ -30,7 +30,7 @@ U1 = np.uint64(1)
 DayBuf = namedtuple(
     "DayBuf",
     "stress raw givers pos2 killer ann occ occ2 dest misrep fire req_actor req_eff req_cand "
-    "req_victim attrs masks st",
+    "req_victim attrs masks st kact",
 )
 # st slots
 S_DEAD, S_NEG, S_PROT, S_ALIVE = 0, 1, 2, 3
@@ -49,6 +49,7 @@ def day_buffers_nb(R):
         np.zeros(L, np.uint8), np.zeros(ne, np.uint8), np.zeros(nr, np.int64),
         np.zeros(nr, np.int64), np.zeros(nr, np.uint64), np.zeros(nr, np.int64),
         R.char_attrs.copy(), R.masks.copy(), np.zeros(4, np.uint64),
+        np.full(n, -1, np.int64),
     )
 
 
@@ -119,6 +120,7 @@ def day_start_nb(pos, alive, R, B, log=None):
         B.raw[i] = 0
         B.givers[i] = U0
         B.killer[i] = -1
+        B.kact[i] = -1  # the acting character of a chosen death (the agitated one, P-3); -1: the rule's owner
         B.ann[i] = -1
         if alive & _bit_nb(i):
             B.occ[pos[i]] |= _bit_nb(i)
@@ -283,7 +285,8 @@ def day_start_nb(pos, alive, R, B, log=None):
                     B.req_cand[nreq] = cand
                     nreq += 1
         elif k == Kind.GRANT_KILL_IF_STRESSED:
-            t = here & ~ba & live
+            # P-3; P-18: a negated character gains the kill only under the variant
+            t = here & ~ba & (alive if R.info[I.NEG_AGITATION] else live)
             while t:
                 x = lowest_nb(t)
                 t &= t - U1
@@ -306,6 +309,8 @@ def day_finish_nb(pos, alive, nreq, R, B, log=None):
     for r in range(nreq):
         v = B.req_victim[r]
         if v >= 0:
+            if not ((B.st[S_DEAD] | B.st[S_PROT]) & _bit_nb(v)):
+                B.kact[v] = B.req_actor[r]  # the credit's rule is this request's (P-11)
             _kill_nb(_bit_nb(v), B.req_eff[r], B)
     live = alive & ~B.st[S_NEG]
     trigger = B.st[S_DEAD]
@@ -323,5 +328,5 @@ def day_finish_nb(pos, alive, nreq, R, B, log=None):
         t &= t - U1
         l = B.pos2[i]
         B.ann[i] = R.next_loc[l] if B.misrep[l] else l
-        ev_nb(log, Ev.DEATH, i, B.killer[i], eff[B.killer[i], F.ACTOR], l, 0, 0, 0)
+        ev_nb(log, Ev.DEATH, i, B.killer[i], eff[B.killer[i], F.ACTOR], l, B.kact[i], 0, 0)
     return dead

@@ -48,9 +48,17 @@ M = namedtuple("M", ("A", "NONE", "B"))(0, 1, 2)
 # configuration only. The clock (loop, day) and the key person are not rules: views carry
 # them as their own fields (sim/looper/views.py), the key person only in the judge's.
 _INFO = ("N_CHARS", "N_LOC", "MAX_LOOPS", "DAYS", "MOVES", "N_PERM", "N_GUEST", "MUST_NAME",
-         "HAS_GRANT", "PROTAGONIST")
+         "HAS_GRANT", "PROTAGONIST",
+         "STAY_MOVES",      # rules.stay_moves (P-15): 1 = a permanent move may leave its character in place
+         "KEY_MOVABLE",     # rules.key_person_movable (P-16): 1 = the scriptwriter's moves may move the key person
+         "PRECEDENCE",      # rules.precedence: a Precedence value
+         "NEG_AGITATION")   # rules.negated_gains_agitation (P-18): 1 = a negated character gains the agitator's kill
 I = namedtuple("I", _INFO)(*range(len(_INFO)))
 N_INFO = len(_INFO)
+
+# rules.precedence (R-6, P-17): whose move wins when the player and the scriptwriter move one character
+PRECEDENCE_NAMES = ("scriptwriter", "player_for_key_person", "player")
+Precedence = namedtuple("Precedence", ("SCRIPTWRITER", "PLAYER_FOR_KEY_PERSON", "PLAYER"))(0, 1, 2)
 
 PROTAGONIST = 0  # bit 0 / first in roster order
 NO_CHAR = -1

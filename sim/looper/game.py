@@ -226,7 +226,30 @@ def summary_tables(r: LooperResult) -> dict[str, pl.DataFrame]:
     key_person = pl.DataFrame(krows, schema={"key_person": pl.String, "games": pl.Int64,
                                              "player_wins": pl.Int64, "player_win_rate": pl.Float64,
                                              "ci_low": pl.Float64, "ci_high": pl.Float64})
-    return {"summary": summary, "wins_by_loop": wins_by_loop, "deaths": deaths, "key_person": key_person}
+    # the same deaths by the character that acted (the agitated one for the agitator's
+    # granted kill, P-3) and the rule's owner, separately
+    kl = t["killers"]
+    krows = [{"character": roster.ids[c], "killer": roster.ids[a], "rule": roster.effect_kind(e),
+              "rule_of": roster.effect_owner(e), "deaths": int(kl[c, e, a]), "deaths_per_game": kl[c, e, a] / games}
+             for c, e, a in zip(*np.nonzero(kl))]
+    killers = pl.DataFrame(krows, schema={"character": pl.String, "killer": pl.String, "rule": pl.String,
+                                          "rule_of": pl.String, "deaths": pl.Int64, "deaths_per_game": pl.Float64})
+    killers = killers.sort("deaths", descending=True)
+    # the day on which loops ended (0: survived, days + 1: survived but named wrongly, P-9)
+    ed = t["end_day"]
+    days = len(ed) - 2
+    loops = int(ed.sum())
+    how = ["survived", *(["died"] * days), "wrong name"]
+    loop_ends = pl.DataFrame({"day": np.arange(len(ed), dtype=np.int64), "ended": how,
+                              "loops": ed.astype(np.int64), "share_of_loops": ed / loops if loops else ed * 0.0})
+    ke = t["key_end"]
+    erows = [{"key_person": roster.ids[c], "loops_ended": int(ke[c]), "games_as_key_person": int(kg[c]),
+              "loops_ended_per_game": ke[c] / kg[c]} for c in range(1, roster.n_chars) if kg[c]]
+    key_ends = pl.DataFrame(erows, schema={"key_person": pl.String, "loops_ended": pl.Int64,
+                                           "games_as_key_person": pl.Int64, "loops_ended_per_game": pl.Float64})
+    key_ends = key_ends.sort("loops_ended", descending=True)
+    return {"summary": summary, "wins_by_loop": wins_by_loop, "deaths": deaths, "key_person": key_person,
+            "killers": killers, "loop_ends": loop_ends, "key_person_ends": key_ends}
 
 
 __all__ = ["LooperResult", "play", "run", "trace", "kernel_for", "resolve_player", "resolve_setup", "resolve_scriptwriter",

@@ -26,12 +26,15 @@ import numpy as np
 from sim.core.bits import lowest_nb
 from sim.core.kernels import kernel_template, specialize
 from sim.core.rng import seed_stream_nb
-from sim.looper.enums import Ev, I, LoopEnd, MoveStatus, Stream
+from sim.looper.enums import Ev, F, I, LoopEnd, MoveStatus, Precedence, Stream
 from sim.looper.day_nb import day_buffers_nb, day_finish_nb, day_start_nb, ev_nb
 from sim.looper.views import (OracleView, PlayerView, Scratch, WriterView, oracle_view_nb,  # noqa: F401
                               player_view_nb, rules_view_nb, writer_view_nb)
 
-Counts = namedtuple("Counts", "scalars wins_by_loop deaths key_games key_wins end_day")
+# deaths[victim, effect]; killers[victim, effect, actor]: the same deaths by the character that
+# acted (the agitated one for the agitator's granted kill, P-3; else the rule's owner);
+# key_end[c]: loops that ended with c's death as the key person
+Counts = namedtuple("Counts", "scalars wins_by_loop deaths key_games key_wins end_day killers key_end")
 # scalars slots
 C_GAMES, C_WINS, C_LOOPS, C_DAYS, C_PROT_DEATHS, C_KEY_DEATHS, C_WRONG_NAME = range(7)
 N_SCALARS = 7
@@ -48,6 +51,8 @@ def new_counts(R):
         np.zeros(n, np.int64),
         np.zeros(n, np.int64),
         np.zeros(int(R.info[I.DAYS]) + 2, np.int64),
+        np.zeros((n, R.effects.shape[0], n), np.int64),
+        np.zeros(n, np.int64),
     )
 
 
@@ -67,6 +72,9 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
     mpd = R.info[I.MOVES]
     nperm = R.info[I.N_PERM]
     must_name = R.info[I.MUST_NAME]
+    stay = R.info[I.STAY_MOVES]
+    key_movable = R.info[I.KEY_MOVABLE]
+    prec = R.info[I.PRECEDENCE]
     B = day_buffers_nb(R)
     rules = rules_view_nb(R)  # public; the same read-only arrays for both sides
     prng = np.zeros(4, np.uint64)
@@ -102,7 +110,10 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
         wstress[:] = 0
         B.stress[:] = 0  # the judge's: an oracle must not see the last game's
         # --- scriptwriter setup (secret) ---
-        w_setup(wrng, writer_view_nb(rules, 0, 0, np.uint64(0), -1, wsetup, wpos, wstress, w_knobs), w_params, wsetup)
+        # its view's key is the pinned key person (P-13) when there is one, else -1, so a
+        # strategy can keep its moves off it under rules.key_person_movable = false (P-16)
+        w_setup(wrng, writer_view_nb(rules, 0, 0, np.uint64(0), fixed_key if fixed_key > 0 else -1, wsetup, wpos,
+                                     wstress, w_knobs), w_params, wsetup)
         for j in range(setup.shape[0]):
             setup[j] = wsetup[j]
         if fixed_key > 0:  # P-13: after the strategy's draws, so its other choices are unchanged
@@ -117,11 +128,17 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
         for j in range(nperm):
             c = setup[1 + 2 * j]
             l = setup[2 + 2 * j]
+            if c == -1:
+                continue  # a slot the script leaves unused (P-19): no move
             if c < 1 or c >= n or l < 0 or l >= L:
                 raise ValueError("scriptwriter setup: bad permanent move")
             bc = np.uint64(1) << np.uint64(c)
             if wmoved & bc:
                 raise ValueError("scriptwriter setup: permanent moves need distinct characters")
+            if stay == 0 and l == R.home[c]:
+                raise ValueError("scriptwriter setup: a permanent move must change its location (P-15)")
+            if key_movable == 0 and c == kp:
+                raise ValueError("scriptwriter setup: the key person may not be moved (P-16)")
             wmoved |= bc
             base[c] = l
             ev_nb(log, Ev.SETUP_PERM, j, c, l, 0, 0, 0, 0)
@@ -129,12 +146,22 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
         for j in range(R.info[I.N_GUEST]):
             c = setup[gbase + 2 * j]
             l = setup[gbase + 2 * j + 1]
+            if c == -1:
+                continue  # no guest move that day (P-19)
             if c < 1 or c >= n or l < 0 or l >= L:
                 raise ValueError("scriptwriter setup: bad guest move")
+            if key_movable == 0 and c == kp:
+                raise ValueError("scriptwriter setup: the key person may not be moved (P-16)")
         for d in range(1, days + 1):
-            if R.guest_day[d] >= 0:
+            if R.guest_day[d] >= 0 and setup[gbase + 2 * R.guest_day[d]] >= 0:
                 k = R.guest_day[d]
                 ev_nb(log, Ev.SETUP_GUEST, k, d, setup[gbase + 2 * k], setup[gbase + 2 * k + 1], 0, 0, 0)
+        # R-6 / P-17: the characters whose player moves beat the scriptwriter's
+        pwins = np.uint64(0)
+        if prec == Precedence.PLAYER:
+            pwins = full
+        elif prec == Precedence.PLAYER_FOR_KEY_PERSON:
+            pwins = np.uint64(1) << np.uint64(kp)
         won_loop = -1
         loops_used = 0
         for lp in range(loops):
@@ -150,15 +177,17 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
                 gk = R.guest_day[d]
                 moved_today = wmoved
                 gc = -1
-                if gk >= 0:
+                if gk >= 0 and setup[gbase + 2 * gk] >= 0:
                     gc = setup[gbase + 2 * gk]
                     moved_today |= np.uint64(1) << np.uint64(gc)
+                moved_today &= ~pwins  # P-17: these characters follow the player's move
                 # --- player moves (R-6: scriptwriter precedence, silently) ---
                 k = 0
                 if mpd > 0:
                     k = p_move(prng, p_view(rules, lp, d, alive, ann, moves, loop_end, named, p_knobs, kp, setup, pos,
                                             B.stress), own, mv)
                 done = np.uint64(0)
+                pmoved = np.uint64(0)  # characters the player's moves placed today
                 for j in range(min(k, mpd)):
                     c = mv[j, 0]
                     l = mv[j, 1]
@@ -173,12 +202,13 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
                     moves[lp, d - 1, j, 1] = l
                     if (alive & bc) and not (moved_today & bc):
                         pos[c] = l
+                        pmoved |= bc
                         ev_nb(log, Ev.MOVE, c, l, MoveStatus.DONE, 0, 0, 0, 0)
                     elif alive & bc:
                         ev_nb(log, Ev.MOVE, c, l, MoveStatus.OVERRIDDEN, 0, 0, 0, 0)
                     else:
                         ev_nb(log, Ev.MOVE, c, l, MoveStatus.DEAD, 0, 0, 0, 0)
-                if gc >= 0:
+                if gc >= 0 and not (pmoved & pwins & (np.uint64(1) << np.uint64(gc))):
                     pos[gc] = setup[gbase + 2 * gk + 1]
                     ev_nb(log, Ev.GUEST, gc, pos[gc], (alive >> np.uint64(gc)) & np.uint64(1), 0, 0, 0, 0)
                 # --- resolve the day ---
@@ -200,6 +230,7 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
                     t &= t - np.uint64(1)
                     ann[lp, d - 1, i] = B.ann[i]
                     out.deaths[i, B.killer[i]] += 1
+                    out.killers[i, B.killer[i], B.kact[i] if B.kact[i] >= 0 else R.effects[B.killer[i], F.ACTOR]] += 1
                     ev_nb(log, Ev.ANNOUNCE, i, B.ann[i], B.pos2[i], 0, 0, 0, 0)
                 alive &= ~dead  # the player hears every death (the place may be false)
                 kd = (dead >> np.uint64(kp)) & np.uint64(1)
@@ -207,6 +238,7 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
                 if kd or pd:
                     if kd:
                         out.scalars[C_KEY_DEATHS] += 1
+                        out.key_end[kp] += 1
                     if pd:
                         out.scalars[C_PROT_DEATHS] += 1
                     loop_end[lp] = d

@@ -34,6 +34,7 @@ class Looper(Game):
         Option("key_person", str, None, ("--key-person",),
                "Pin the secret key person (P-13); default: the strategy picks."),
         Option("expansion", bool, False, ("--expansion",), "Add the optional expansion roster."),
+        Option("all_rows", bool, False, ("--all",), "Text output: every row of the deaths table (default: 25)."),
     )
     base_keys = frozenset({"config", "set", "expansion"})
     schema = CONFIG_SCHEMA
@@ -45,8 +46,27 @@ class Looper(Game):
 
         return {"player": PLAYERS, "scriptwriter": SCRIPTWRITERS}
 
+    show_all = False  # --all: the text output's deaths table uncut (set by build, read by print_run)
+
+    def registries_of(self, setup):
+        """The registries; without a script in ``[setup]`` (no key person, P-19) the `fixed`
+        scriptwriter has nothing to play, so the tiers of ``sim ladder`` / ``equilibrium``
+        leave it out (``--scriptwriter fixed`` by name still reports the missing script)."""
+        regs = self.registries()
+        if getattr(setup, "fixed_key", 1):
+            return regs
+        from sim.core.plugins import Registry
+
+        w = regs["scriptwriter"]
+        sub = Registry(w.what, w._wrap)
+        for name in w.names():
+            if name != "fixed":
+                sub.register(name, w.get(name))
+        return {**regs, "scriptwriter": sub}
+
     def build(self, config=None, sets=(), protagonist=None, protagonist_location=None, key_person=None,
-              expansion=False):
+              expansion=False, all_rows=False):
+        self.show_all = bool(all_rows)
         sets = list(sets)
         if protagonist_location is not None:
             sets.append(f"protagonist.location={protagonist_location}")
@@ -83,7 +103,7 @@ class Looper(Game):
     def print_run(self, result, console):
         from sim.looper.text import print_run
 
-        print_run(result, console)
+        print_run(result, console, show_all=self.show_all)
 
     def leave_one_out(self, setup, strategies, games, seed, *, threads=None):
         from sim.looper.loo import leave_one_out
@@ -94,7 +114,8 @@ class Looper(Game):
     # -- restricted play: an ability withheld, the side keeps everything else --------------
     def abilities(self, setup, strategies):
         """The player's daily moves (when the rules give any) and, under the R-2 variant, its
-        own choice of name (when its strategy makes one); the scriptwriter's permanent moves,
+        own choice of name (when its strategy makes one); the scriptwriter's permanent moves
+        (not under ``rules.stay_moves = false``, P-15: leaving them in place breaks that rule),
         guest moves and its choice of victims (R-10)."""
         from sim.analysis.restrict import Ability
         from sim.looper.enums import I
@@ -107,7 +128,7 @@ class Looper(Game):
         if info[I.MUST_NAME] and strategies["player"].name_key is not random_name_nb:
             out.append(Ability("naming", "player", "player",
                                "the player names a random living character (R-2)"))
-        if info[I.N_PERM] > 0:
+        if info[I.N_PERM] > 0 and info[I.STAY_MOVES]:  # P-15's variant forbids leaving them in place
             out.append(Ability("permanent_moves", "scriptwriter", "scriptwriter",
                                "the permanent moves leave their characters in place"))
         if info[I.N_GUEST] > 0:

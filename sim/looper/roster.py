@@ -21,7 +21,7 @@ from sim.core.config import deep_merge, load_toml, set_path, split_assignment
 from sim.core.schema import ANY, LIST, Ids, ListOf, Map, check_keys
 from sim.core.validate import bool_at, int_at as _int
 from sim.errors import SimInputError
-from sim.looper.enums import CHAR_FIELDS, KIND_NAMES, N_FIELDS, N_INFO, SCHEMA, F, I, Kind, M
+from sim.looper.enums import CHAR_FIELDS, KIND_NAMES, N_FIELDS, N_INFO, PRECEDENCE_NAMES, SCHEMA, F, I, Kind, M
 
 DATA = resources.files("sim.looper") / "data"
 
@@ -31,10 +31,14 @@ _EFFECT = {"kind": ANY, **{f: (LIST if f.endswith("_any") or f == "target_none" 
                            for fields in SCHEMA.values() for f in fields}}
 CONFIG_SCHEMA = {
     "rules": {"max_loops": ANY, "days_per_loop": ANY, "player_moves_per_day": ANY, "permanent_moves": ANY,
-              "guest_move_days": LIST, "must_name_key_person": ANY, "wrong_name_ends_game": ANY},
+              "guest_move_days": LIST, "must_name_key_person": ANY, "wrong_name_ends_game": ANY,
+              # rule variants (docs/looper.md P-15 … P-18); the defaults are the seed's reading
+              "stay_moves": ANY, "key_person_movable": ANY, "precedence": ANY, "negated_gains_agitation": ANY},
     "locations": Ids({"next": ANY, "name": ANY}, "location"),
     "attributes": {"names": LIST},
-    "setup": {"key_person": ANY},
+    # the pinned key person (P-13) and the script of the `fixed` scriptwriter (P-19)
+    "setup": {"key_person": ANY, "permanent_moves": ListOf({"character": ANY, "location": ANY}),
+              "guest_moves": ListOf({"day": ANY, "character": ANY, "location": ANY}), "choose": ANY},
     "protagonist": {"attributes": LIST, "location": ANY},
     "characters": Ids({"name": ANY, "attributes": LIST, "location": ANY, "effects": ListOf(_EFFECT)},
                       "character"),
@@ -113,6 +117,10 @@ class Setup:
     attr_names: list[str]
     nb: Any = field(repr=False)  # RosterNB
     fixed_key: int = 0  # [setup].key_person as an index; 0 = the scriptwriter strategy chooses
+    # the `fixed` scriptwriter's script (P-19): one setup row (key, perm moves, guest moves;
+    # -1 marks a move slot the script leaves unused) and its victim choice (0 random, 1 first)
+    script: Any = field(default=None, repr=False)
+    script_choose: int = 0
 
     @property
     def n_chars(self) -> int:
@@ -252,6 +260,12 @@ def _compile(cfg: dict) -> Setup:
     n_perm = _int(rules.get("permanent_moves"), "rules.permanent_moves", 0)
     if n_perm > n - 1:
         raise SimInputError(f"rules.permanent_moves: {n_perm} distinct characters needed, only {n - 1} exist")
+    if not bool_at(rules.get("key_person_movable", True), "rules.key_person_movable") and n_perm > n - 2:
+        raise SimInputError(f"rules.permanent_moves: {n_perm} distinct characters besides the key person "
+                            f"needed (rules.key_person_movable = false), only {n - 2} exist")
+    if not bool_at(rules.get("stay_moves", True), "rules.stay_moves") and n_perm > 0 and len(loc_ids) < 2:
+        raise SimInputError("rules.stay_moves = false: a permanent move must change its location, "
+                            "but there is only one location")
     gdays = rules.get("guest_move_days", [])
     if not isinstance(gdays, list):
         raise SimInputError("rules.guest_move_days: expected a list of days")
@@ -264,6 +278,13 @@ def _compile(cfg: dict) -> Setup:
             raise SimInputError(f"rules.guest_move_days: day {d} given twice")
         guest_day[d] = k
     must_name = bool_at(rules.get("must_name_key_person", False), "rules.must_name_key_person")
+    stay = bool_at(rules.get("stay_moves", True), "rules.stay_moves")
+    key_movable = bool_at(rules.get("key_person_movable", True), "rules.key_person_movable")
+    prec = rules.get("precedence", "scriptwriter")
+    if prec not in PRECEDENCE_NAMES:
+        raise SimInputError(f"rules.precedence: unknown value {prec!r}{_closest(prec, PRECEDENCE_NAMES)}; "
+                            f"values are {', '.join(PRECEDENCE_NAMES)}")
+    neg_agit = bool_at(rules.get("negated_gains_agitation", False), "rules.negated_gains_agitation")
 
     info = np.zeros(N_INFO, np.int64)
     info[I.N_CHARS] = n
@@ -276,11 +297,104 @@ def _compile(cfg: dict) -> Setup:
     info[I.MUST_NAME] = int(must_name)
     info[I.HAS_GRANT] = int(np.any(eff[:, F.KIND] == Kind.GRANT_ATTR)) if len(eff) else 0
     info[I.PROTAGONIST] = 0
+    info[I.STAY_MOVES] = int(stay)
+    info[I.KEY_MOVABLE] = int(key_movable)
+    info[I.PRECEDENCE] = PRECEDENCE_NAMES.index(prec)
+    info[I.NEG_AGITATION] = int(neg_agit)
     masks = np.zeros((len(eff), 3), np.uint64)
     effect_masks_nb(eff, char_attrs, masks)
     rnb = RosterNB(info, home, char_attrs, next_loc, eff, masks, guest_day)
+    fixed_key = _fixed_key(cfg.get("setup", {}), ids)
+    script, script_choose = _script(cfg.get("setup", {}), ids, loc_ids, home, fixed_key, n_perm, gdays,
+                                    stay, key_movable)
     return Setup(config=cfg, ids=ids, loc_ids=loc_ids, attr_names=attr_names, nb=rnb,
-                  fixed_key=_fixed_key(cfg.get("setup", {}), ids))
+                 fixed_key=fixed_key, script=script, script_choose=script_choose)
+
+
+def _closest(name: Any, names: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the nearest of ``names`` (empty when none is near)."""
+    import difflib
+
+    hit = difflib.get_close_matches(str(name), list(names), n=1, cutoff=0.5)
+    return f" (did you mean {hit[0]!r}?)" if hit else ""
+
+
+SCRIPT_CHOOSE = ("random", "first")
+
+
+def _script(setup: dict, ids: list[str], loc_ids: list[str], home: np.ndarray, fixed_key: int, n_perm: int,
+            gdays: list, stay: bool, key_movable: bool) -> tuple[np.ndarray, int]:
+    """The `fixed` scriptwriter's script from ``[setup]`` (P-19), checked against the rules:
+    known names (an unknown one is one error naming the closest), at most
+    ``rules.permanent_moves`` permanent moves of distinct characters, guest moves only on the
+    rules' guest-move days (one a day), and the variants P-15 / P-16. A move slot the script
+    leaves unused is -1 (that move is not made). The row's key person is ``fixed_key`` (0
+    when [setup].key_person is empty: the `fixed` scriptwriter then refuses to play)."""
+    chars, where = ids[1:], "setup"
+
+    def char(v: Any, w: str) -> int:
+        if not isinstance(v, str) or v not in chars:
+            raise SimInputError(f"{w}: unknown character {v!r}{_closest(v, chars)}")
+        return ids.index(v)
+
+    def loc(v: Any, w: str) -> int:
+        if not isinstance(v, str) or v not in loc_ids:
+            raise SimInputError(f"{w}: unknown location {v!r}{_closest(v, loc_ids)}; "
+                                f"locations are {', '.join(loc_ids)}")
+        return loc_ids.index(v)
+
+    perm = setup.get("permanent_moves", [])
+    guest = setup.get("guest_moves", [])
+    for k, v in (("permanent_moves", perm), ("guest_moves", guest)):
+        if not isinstance(v, list) or not all(isinstance(x, dict) for x in v):
+            raise SimInputError(f"{where}.{k}: expected a list of tables")
+    choose = setup.get("choose", "random")
+    if choose not in SCRIPT_CHOOSE:
+        raise SimInputError(f"{where}.choose: unknown value {choose!r}{_closest(choose, SCRIPT_CHOOSE)}; "
+                            f"values are {', '.join(SCRIPT_CHOOSE)}")
+    if len(perm) > n_perm:
+        raise SimInputError(f"{where}.permanent_moves: {len(perm)} moves, the rules allow "
+                            f"{n_perm} (rules.permanent_moves)")
+    row = np.full(1 + 2 * n_perm + 2 * len(gdays), -1, np.int64)
+    row[0] = fixed_key
+    seen: set[int] = set()
+    for j, m in enumerate(perm):
+        w = f"{where}.permanent_moves.{j}"
+        for f in m:
+            if f not in ("character", "location"):
+                raise SimInputError(f"{w}: unknown key {f!r}; a permanent move has character, location")
+        c, l = char(m.get("character"), f"{w}.character"), loc(m.get("location"), f"{w}.location")
+        if c in seen:
+            raise SimInputError(f"{w}: {ids[c]} is moved twice; permanent moves need distinct characters")
+        seen.add(c)
+        if not stay and l == home[c]:
+            raise SimInputError(f"{w}: {ids[c]} already stands in {loc_ids[l]}; under rules.stay_moves = false "
+                                f"a permanent move must change its location (P-15)")
+        if not key_movable and c == fixed_key:
+            raise SimInputError(f"{w}: {ids[c]} is the key person; under rules.key_person_movable = false the "
+                                f"scriptwriter may not move it (P-16)")
+        row[1 + 2 * j], row[2 + 2 * j] = c, l
+    g0 = 1 + 2 * n_perm
+    days_seen: set[int] = set()
+    for j, m in enumerate(guest):
+        w = f"{where}.guest_moves.{j}"
+        for f in m:
+            if f not in ("day", "character", "location"):
+                raise SimInputError(f"{w}: unknown key {f!r}; a guest move has day, character, location")
+        d = _int(m.get("day"), f"{w}.day", 1)
+        if d not in gdays:
+            raise SimInputError(f"{w}.day: day {d} has no guest move; the guest-move days are "
+                                f"{', '.join(map(str, gdays)) or 'none'} (rules.guest_move_days)")
+        if d in days_seen:
+            raise SimInputError(f"{w}.day: two guest moves on day {d} (one a day)")
+        days_seen.add(d)
+        c, l = char(m.get("character"), f"{w}.character"), loc(m.get("location"), f"{w}.location")
+        if not key_movable and c == fixed_key:
+            raise SimInputError(f"{w}: {ids[c]} is the key person; under rules.key_person_movable = false the "
+                                f"scriptwriter may not move it (P-16)")
+        k = gdays.index(d)
+        row[g0 + 2 * k], row[g0 + 2 * k + 1] = c, l
+    return row, SCRIPT_CHOOSE.index(choose)
 
 
 def _fixed_key(setup: Any, ids: list[str]) -> int:

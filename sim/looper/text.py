@@ -7,8 +7,8 @@ from rich.table import Table
 from sim.core.cliutil import print_notes
 
 
-def print_run(res, con: Console) -> None:
-    """The text summary of a run."""
+def print_run(res, con: Console, show_all: bool = False) -> None:
+    """The text summary of a run (``show_all``: every row of the deaths table, ``--all``)."""
     s = res.summary.row(0, named=True)
     con.print(f"[bold]Looper[/bold] — player [cyan]{res.player}[/cyan] vs scriptwriter "
               f"[magenta]{res.scriptwriter}[/magenta], {s['games']:,} games, seed {res.seed}")
@@ -22,12 +22,47 @@ def print_run(res, con: Console) -> None:
     for r in res.tables["wins_by_loop"].iter_rows(named=True):
         t.add_row(str(r["loop"]), f"{r['wins']:,}", f"{r['share_of_games']:.4f}")
     con.print(t)
-    t = Table(title="deaths per character and the rule that killed them (per game)")
-    for c in ("character", "killed by", "rule", "deaths/game"):
-        t.add_column(c, justify="right" if c == "deaths/game" else "left")
-    for r in res.tables["deaths"].head(25).iter_rows(named=True):
-        t.add_row(r["character"], r["killed_by"], r["rule"], f"{r['deaths_per_game']:.4f}")
+    sc = res.totals["scalars"]
+    from sim.looper.game_nb import C_DAYS, C_KEY_DEATHS, C_LOOPS, C_PROT_DEATHS
+
+    loops = int(sc[C_LOOPS])
+    con.print(f"loops ended by the key person's death {int(sc[C_KEY_DEATHS]):,}, by the protagonist's "
+              f"{int(sc[C_PROT_DEATHS]):,} (a loop where both die counts in each), of {loops:,} loops; "
+              f"mean days per loop {sc[C_DAYS] / max(loops, 1):.3f}")
+    le = res.tables.get("loop_ends")
+    if le is not None:
+        t = Table(title="the day on which loops ended")
+        for c in ("day", "how", "loops", "share of loops", ""):
+            t.add_column(c, justify="left" if c in ("how", "") else "right")
+        top = max(le["loops"].max() or 1, 1)
+        for r in le.iter_rows(named=True):
+            if r["loops"] == 0 and r["ended"] != "died":
+                continue
+            t.add_row(str(r["day"]) if r["ended"] == "died" else "—", r["ended"], f"{r['loops']:,}",
+                      f"{r['share_of_loops']:.4f}", "█" * round(30 * r["loops"] / top))
+        con.print(t)
+    ke = res.tables.get("key_person_ends")
+    if ke is not None and ke.height:
+        t = Table(title="loops ended by the key person's death, per key-person choice")
+        for c in ("key person", "loops ended", "games as key person", "per game"):
+            t.add_column(c, justify="left" if c == "key person" else "right")
+        for r in ke.iter_rows(named=True):
+            t.add_row(r["key_person"], f"{r['loops_ended']:,}", f"{r['games_as_key_person']:,}",
+                      f"{r['loops_ended_per_game']:.3f}")
+        con.print(t)
+    kl = res.tables.get("killers", res.tables["deaths"])
+    limit = None if show_all else 25
+    t = Table(title="deaths per character: who killed them and by whose rule (per game)")
+    for c in ("character", "killer", "rule", "rule of", "deaths/game"):
+        t.add_column(c, justify="right" if c == "deaths/game" else "left", overflow="fold")
+    rows = kl if limit is None else kl.head(limit)
+    for r in rows.iter_rows(named=True):
+        t.add_row(r["character"], r.get("killer", r.get("killed_by")), r["rule"], r.get("rule_of", r.get("killed_by")),
+                  f"{r['deaths_per_game']:.4f}")
     con.print(t)
+    if limit is not None and kl.height > limit:
+        con.print(f"[dim]{kl.height - limit} more rows cut (the {limit} most frequent shown; --all shows every "
+                  f"row; --out writes them all, table killers)[/dim]")
     t = Table(title="player win rate per key-person choice")
     for c in ("key person", "games", "win rate", "95% CI"):
         t.add_column(c, justify="left" if c == "key person" else "right")

@@ -110,8 +110,12 @@ def decode(rows: np.ndarray, roster, *, text: bool = True) -> list[dict]:
                 (f" (granted by {owner(b)})" if owner(b) != ids[a] else "") + f" among {', '.join(cands)}"
         elif code == Ev.DEATH:
             k = kind(b)
-            ev.update(rule=DEATH_RULE.get(k, "R-7"), character=ids[a], actor=ids[c], kind=k, place=locs[d])
-            t = f"{ids[a]} dies in {locs[d]} — {ids[c]}'s {k}"
+            ev.update(rule=DEATH_RULE.get(k, "R-7"), character=ids[a], actor=ids[c], kind=k, place=locs[d],
+                      killer=ids[e] if e >= 0 else ids[c])
+            if e >= 0 and e != c:  # a granted kill (P-3): the agitated character acts, the rule is the agitator's
+                t = f"{ids[a]} dies in {locs[d]} — killed by {ids[e]} ({ids[c]}'s {k})"
+            else:
+                t = f"{ids[a]} dies in {locs[d]} — {ids[c]}'s {k}"
         elif code == Ev.ANNOUNCE:
             ev.update(rule="R-11", character=ids[a], announced=locs[b], place=locs[c], shifted=b != c)
             t = f"announced: {ids[a]} died in {locs[b]}" + (f" (truly in {locs[c]}: Turf King)" if b != c else "")

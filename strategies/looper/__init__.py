@@ -119,6 +119,19 @@ def _adversarial_prepare(roster, rng):
     return search_setups(roster, rng, (PLAYERS.get("random"), PLAYERS.get("cautious")))
 
 
+def fixed_prepare(roster, rng):
+    """The `fixed` scriptwriter's parameters: the script compiled from ``[setup]`` (P-19,
+    ``sim.looper.roster.Setup.script``) as one row, its victim choice in the last column."""
+    if roster.script is None or roster.fixed_key == 0:
+        raise SimInputError("scriptwriter fixed: [setup] key_person is empty; a script names its key person "
+                            "(setup.key_person, permanent_moves, guest_moves, choose; P-19)")
+    return np.concatenate([roster.script, [roster.script_choose]]).astype(np.int64)[None, :]
+
+
+SCRIPTWRITERS.register("fixed", ScriptwriterStrategy(
+    "fixed", _w.fixed_setup_nb, _w.fixed_choose_nb, fixed_prepare,
+    doc="plays the script of [setup]: key person, permanent and guest moves, choose = random | first"))
+
 SCRIPTWRITERS.register("adversarial", ScriptwriterStrategy(
     "adversarial", _w.pool_setup_nb, _w.adversarial_choose_nb, _adversarial_prepare,
     doc="searches setups that kill the key person early; kills the key person or protagonist when it can"))

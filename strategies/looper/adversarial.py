@@ -27,20 +27,28 @@ def _propose(roster, rng: np.random.Generator, m: int) -> np.ndarray:
     R = roster.nb
     n, L = int(R.info[I.N_CHARS]), int(R.info[I.N_LOC])
     nperm, nguest = int(R.info[I.N_PERM]), int(R.info[I.N_GUEST])
+    stay, key_movable = bool(R.info[I.STAY_MOVES]), bool(R.info[I.KEY_MOVABLE])
     out = np.zeros((m, 1 + 2 * nperm + 2 * nguest), np.int64)
     for r in range(m):
         key = int(rng.integers(1, n))
         trap = int(rng.integers(0, L))
         chars = [key] + [int(c) for c in rng.permutation(np.arange(1, n)) if c != key]
         out[r, 0] = key
+        if not key_movable:  # P-16: the moves keep off the key person (the pinned one, if pinned)
+            real = roster.fixed_key or key
+            chars = [c for c in chars if c != real]
         for j in range(nperm):
             out[r, 1 + 2 * j] = chars[j]
             same = j == 0 or rng.random() < 0.6
             out[r, 2 + 2 * j] = trap if same else int(rng.integers(0, L))
+            if not stay and out[r, 2 + 2 * j] == R.home[chars[j]]:  # P-15: it must change place
+                out[r, 2 + 2 * j] = (R.home[chars[j]] + 1 + int(rng.integers(0, L - 1))) % L
         g = 1 + 2 * nperm
         for j in range(nguest):
             out[r, g + 2 * j] = int(rng.integers(1, n))
             out[r, g + 2 * j + 1] = trap if rng.random() < 0.6 else int(rng.integers(0, L))
+            if not key_movable and out[r, g + 2 * j] == (roster.fixed_key or key):
+                out[r, g + 2 * j] = chars[nperm % len(chars)]  # another character (not the key person)
     return out
 
 

@@ -10,7 +10,13 @@ U1 = np.uint64(1)
 
 @nb.njit
 def random_setup_nb(rng, view, params, out):
-    """Uniform key person, permanent moves of distinct characters, guest moves."""
+    """Uniform key person, permanent moves of distinct characters, guest moves.
+
+    Under the rule variants it keeps to them: ``rules.stay_moves = false`` (P-15) draws a
+    permanent move's place among the others than its character's table place;
+    ``rules.key_person_movable = false`` (P-16) keeps every move off the key person (the
+    pinned one, ``view.key``, when [setup] pins it). At the defaults the draws are the
+    same as before the variants existed."""
     R = view.rules
     n = R.info[I.N_CHARS]
     L = R.info[I.N_LOC]
@@ -18,15 +24,28 @@ def random_setup_nb(rng, view, params, out):
     avail = np.uint64(0)
     for i in range(1, n):
         avail |= U1 << np.uint64(i)
+    guests = avail
+    if R.info[I.KEY_MOVABLE] == 0:
+        key = view.key if view.key > 0 else out[0]
+        avail &= ~(U1 << np.uint64(key))
+        guests = avail
+    stay = R.info[I.STAY_MOVES] != 0
     j = 1
     for _ in range(R.info[I.N_PERM]):
         c = choose_bit_nb(rng, avail)
         avail &= ~(U1 << np.uint64(c))
         out[j] = c
-        out[j + 1] = randint_nb(rng, L)
+        if stay:
+            out[j + 1] = randint_nb(rng, L)
+        else:
+            l = randint_nb(rng, L - 1)
+            out[j + 1] = l + 1 if l >= R.home[c] else l
         j += 2
     for _ in range(R.info[I.N_GUEST]):
-        out[j] = 1 + randint_nb(rng, n - 1)
+        if R.info[I.KEY_MOVABLE] == 0:
+            out[j] = choose_bit_nb(rng, guests)
+        else:
+            out[j] = 1 + randint_nb(rng, n - 1)
         out[j + 1] = randint_nb(rng, L)
         j += 2
 
@@ -62,4 +81,24 @@ def adversarial_choose_nb(rng, view, params, actor, cand):
         return kp
     if cand & U1:
         return 0
+    return choose_bit_nb(rng, cand)
+
+
+@nb.njit
+def fixed_setup_nb(rng, view, params, out):
+    """The script written in the configuration (P-19): row 0 of ``params`` (prepared by
+    :func:`strategies.looper.fixed_prepare` from ``[setup]``); no draw."""
+    for j in range(out.shape[0]):
+        out[j] = params[0, j]
+
+
+@nb.njit
+def fixed_choose_nb(rng, view, params, actor, cand):
+    """``[setup] choose``: "first" (the last column of ``params`` is 1) picks the first
+    candidate in roster order, "random" a uniform one from the scriptwriter's stream."""
+    if params[0, params.shape[1] - 1] == 1:
+        c = np.int64(0)
+        while not ((cand >> np.uint64(c)) & U1):
+            c += 1
+        return c
     return choose_bit_nb(rng, cand)

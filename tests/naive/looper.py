@@ -1,7 +1,7 @@
 """A slow, obvious reference implementation of the Looper (for differential tests).
 
 Written from the rules page (``docs/rules/looper.md``, R-1 … R-14) and the project
-rulings (``docs/looper.md``, P-1 … P-12) only. It reads the configuration *tree*
+rulings (``docs/looper.md``, P-1 … P-19, the rule variants P-15 … P-18 included) only. It reads the configuration *tree*
 (``sim.looper.roster.build_config(...)``) and interprets every effect ``kind`` itself,
 with plain dicts and sets of character ids — no bitmasks and nothing from
 ``sim/looper/day_nb.py`` or ``sim/looper/game_nb.py``'s day logic.
@@ -237,7 +237,9 @@ def day_start(cfg: Mapping, layout: Mapping[str, str], protagonist_attrs: Iterab
                 request(owner, [c for c in alive if c in givers[owner] and c != owner], owner)
         elif kind == "grant_kill_if_stressed":
             for x in here:  # P-3
-                if x != owner and x in active and stress[x] >= eff["threshold"]:
+                # P-18: under rules.negated_gains_agitation a negated character gains it too
+                gains = x in active or bool(cfg["rules"].get("negated_gains_agitation", False))
+                if x != owner and gains and stress[x] >= eff["threshold"]:
                     request(x, [c for c in here if c != x], owner)
         elif kind == "kill_attr":
             for c in here:
@@ -361,26 +363,42 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
 
     seed_stream_nb(prng, key, game_index, Stream.PLAYER)
     seed_stream_nb(wrng, key, game_index, Stream.SCRIPTWRITER)
-    scriptwriter.setup(wrng, wview(0, 0, 0, -1), params, wsetup)
+    pinned = cfg.get("setup", {}).get("key_person", "")
+    # the scriptwriter is told the pinned key person at setup (P-13, P-16), else -1
+    scriptwriter.setup(wrng, wview(0, 0, 0, idx[pinned] if pinned else -1), params, wsetup)
     setup = wsetup.copy()  # the judge's copy
     key_person = ids[int(setup[0])]
-    pinned = cfg.get("setup", {}).get("key_person", "")
     if pinned:  # P-13: the pinned key person replaces the strategy's pick, nothing else changes
         key_person = pinned
         setup[0] = idx[pinned]
     if key_person == PROTAGONIST:
         raise ValueError("the key person must be a table character (R-3)")
     state["key"], state["setup"] = idx[key_person], setup
+    stay = bool(rules.get("stay_moves", True))                  # P-15
+    key_movable = bool(rules.get("key_person_movable", True))    # P-16
+    precedence = rules.get("precedence", "scriptwriter")         # P-17 (R-6)
     perm = {}
     for j in range(nperm):
+        if int(setup[1 + 2 * j]) == -1:
+            continue  # a slot the fixed script leaves unused (P-19)
         c, l = ids[int(setup[1 + 2 * j])], locs[int(setup[2 + 2 * j])]
         if c in perm or c == PROTAGONIST:
             raise ValueError("bad permanent moves")
+        if not stay and l == home[c]:
+            raise ValueError("a permanent move must change its location (P-15)")
+        if not key_movable and c == key_person:
+            raise ValueError("the key person may not be moved (P-16)")
         perm[c] = l
     g0 = 1 + 2 * nperm
     guest = {d: (ids[int(setup[g0 + 2 * k])], locs[int(setup[g0 + 2 * k + 1])])
-             for k, d in enumerate(guest_days)}
+             for k, d in enumerate(guest_days) if int(setup[g0 + 2 * k]) != -1}
+    if not key_movable and any(c == key_person for c, _ in guest.values()):
+        raise ValueError("the key person may not be moved (P-16)")
     base = {**home, **perm}
+
+    def player_wins(c: str) -> bool:
+        """P-17: the player's move of ``c`` beats the scriptwriter's."""
+        return precedence == "player" or (precedence == "player_for_key_person" and c == key_person)
 
     res = {"key": key_person, "setup": setup.copy(), "announcements": [], "deaths": Counter(),
            "days": 0, "won": False, "won_loop": -1, "loops_used": 0, "loop_end": [],
@@ -397,6 +415,8 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
             moved_by_writer = set(perm)
             if d in guest:
                 moved_by_writer.add(guest[d][0])
+            moved_by_writer = {c for c in moved_by_writer if not player_wins(c)}
+            placed = set()  # characters the player's moves placed today
             # player moves: R-6 (writer precedence), P-7 (dead / repeated moves do nothing)
             k = int(player.move(prng, pview(), own, mv)) if mpd > 0 else 0
             done = set()
@@ -410,7 +430,8 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
                 moves[lp, d - 1, j] = (c, l)
                 if ids[c] in alive and ids[c] not in moved_by_writer:
                     pos[ids[c]] = locs[l]
-            if d in guest:
+                    placed.add(ids[c])
+            if d in guest and not (guest[d][0] in placed and player_wins(guest[d][0])):
                 pos[guest[d][0]] = guest[d][1]
             layout = {c: pos[c] for c in alive}
             # resolve the day; the scriptwriter sees the death-phase snapshot

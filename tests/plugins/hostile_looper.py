@@ -116,7 +116,7 @@ def attack_nb(start, rules, view, own):
                 return _replay_nb(st, rules, out), 2
     # 3. stale slots: the info vector beyond its documented slots, later loops, its own buffer
     info = rules.info
-    for j in range(I.PROTAGONIST + 1, info.shape[0]):
+    for j in range(I.NEG_AGITATION + 1, info.shape[0]):  # past the last documented slot
         if 0 < info[j] < n:
             return info[j], 3
     for lp in range(view.loop + 1, view.named.shape[0]):
