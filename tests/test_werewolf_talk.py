@@ -17,6 +17,7 @@ from sim.werewolf.game import run, with_knobs
 from sim.werewolf.game_nb import chunk_kernel, new_counts
 from sim.werewolf.roles import resolve_setup
 from strategies.werewolf import VILLAGE, WOLVES
+from strategies.werewolf import claims as c
 from strategies.werewolf import talk as t
 from tests.naive.werewolf import counts_of, naive_game
 
@@ -31,6 +32,8 @@ def test_slots_follow_the_declared_order():
         [t.KV_CLAIM_DAY, t.KV_REPORT, t.KV_FAKE, t.KV_WITCH_KILL, t.KV_WITCH_REVIVE]
     assert [w.index(x) for x in ("fake_claim", "fake_day", "clear", "frame")] == \
         [t.KW_FAKE, t.KW_FAKE_DAY, t.KW_CLEAR, t.KW_FRAME]
+    # talk's seer speaks with claims' function: the same memory slot and claim_day slot
+    assert t.MEM_LAST_DIVINED == c.MEM_LAST_DIVINED and t.KV_CLAIM_DAY == c.KV_CLAIM_DAY
 
 
 @pytest.mark.parametrize("roles, sets", [(None, []), (TABLES[2], ["village.witch_kill=0.5", "wolves.clear=0.5",

@@ -40,7 +40,8 @@ from sim.core.knobs import Knob
 from sim.core.rng import choose_bit_nb
 from sim.werewolf.enums import CLAIM_SEER, WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_REVIVE, Ab, How, RF
 from strategies.werewolf.basic import others_alive_nb, random_protect_nb, random_subset_nb
-from strategies.werewolf.claims import chance_nb, knob_nb, wolf_mark_nb
+# the seer's speech is claims' (same memory slot, claim_day is knob 0 in both families)
+from strategies.werewolf.claims import chance_nb, knob_nb, village_speak_nb, wolf_mark_nb  # noqa: F401
 
 U1 = np.uint64(1)
 MEM_LAST_DIVINED = 0  # the seer's last divination target + 1
@@ -186,16 +187,6 @@ def village_divine_nb(rng, view):
     t = choose_bit_nb(rng, m if m else unread)
     view.mem[MEM_LAST_DIVINED] = t + 1
     return t
-
-
-@nb.njit
-def village_speak_nb(rng, view):
-    if view.rules.table[view.my_role, RF.ABILITY] != Ab.DIVINE or view.mem[MEM_LAST_DIVINED] == 0:
-        return -1
-    if view.day < knob_nb(view, KV_CLAIM_DAY, 1.0):
-        return -1
-    t = view.mem[MEM_LAST_DIVINED] - 1
-    return t * 2 + view.know[t]
 
 
 @nb.njit
