@@ -116,7 +116,7 @@ def test_scenario_by_name_from_another_directory(tmp_path, monkeypatch):
     (tmp_path / "alley.toml").write_text(shipped.read_text(encoding="utf-8").replace('name = "alley"', 'name = "mine"'))
     assert resolve_setup("alley.toml").name == "mine"
     assert resolve_setup("alley").name == "alley"  # a bare name is not a file here
-    with pytest.raises(SimInputError, match="alley, squad"):
+    with pytest.raises(SimInputError, match="shipped scenarios: alley, .*squad"):
         scenario_path("nowhere")
 
 
