@@ -150,15 +150,15 @@ def competence(game: Game, tree: dict, m: Matrix, games: int, seed: int, threads
     honest tiers against each other: every optional ability withheld in turn, its value to
     its own side with the paired 95% interval. A competent pair of strategies never gains
     by giving an ability up (``competent`` false where the whole interval is below zero).
-    ``None`` when the setup has no optional ability."""
+    Returns (row tier, column tier, table); the table is ``None`` when the setup has no
+    optional ability."""
     from sim.analysis.restrict import restricted_play
 
     i, j = strongest(m)
     _, (setup, strategies) = _cell(game, tree, m.rows[i], m.cols[j])
     if not game.abilities(setup, strategies):
-        return None
-    df = restricted_play(game, setup, strategies, games, seed, threads=threads)
-    return m.rows[i], m.cols[j], df
+        return m.rows[i], m.cols[j], None
+    return m.rows[i], m.cols[j], restricted_play(game, setup, strategies, games, seed, threads=threads)
 
 
 def solve_zero_sum(a: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:

@@ -209,14 +209,12 @@ _COMPETENCE_COLS = ("ability", "side", "withheld", "value_to_side", "value_ci_lo
 
 def _competence(game, tree, m, games: int, seed: int, threads) -> dict:
     """The competence check of the strongest honest tiers, as JSON-ready data and a table."""
-    from sim.analysis.metagame import competence, strongest
+    from sim.analysis.metagame import competence
 
-    got = competence(game, tree, m, games, seed, threads)
-    if got is None:
-        i, j = strongest(m)
-        return {"row": m.rows[i].label, "col": m.cols[j].label, "games": games, "competent": None, "abilities": [],
+    r, c, df = competence(game, tree, m, games, seed, threads)
+    if df is None:
+        return {"row": r.label, "col": c.label, "games": games, "competent": None, "abilities": [],
                 "note": f"{game.name}: this setup has no optional ability to withhold"}
-    r, c, df = got
     ab = df.filter(df["ability"] != "")
     rows = [{k: x[k] for k in _COMPETENCE_COLS} for x in ab.iter_rows(named=True)]
     return {"row": r.label, "col": c.label, "games": games, "competent": all(x["competent"] for x in rows),

@@ -280,6 +280,13 @@ class _Solver:
                     self._event(out, pj * q * r, s2)
         return out
 
+    def _put_out(self, out, s, cell, w):
+        """Events of one participant of ``cell`` leaving (and what that sets off), weight ``w``."""
+        x = [0] * (2 * self.C)
+        x[cell] = 1
+        for r, s2 in self.leave(s, x):
+            self._event(out, w * r, s2)
+
     def witch(self, s):
         iw, C = self.iw, self.C
         if iw < 0 or not (self.alive(s, iw) or self.ch.after_elim):
@@ -290,12 +297,8 @@ class _Solver:
             if c == iw:
                 continue
             for cell in (c, C + c):  # a living other: put out
-                m = s[cell]
-                if m:
-                    x = [0] * (2 * C)
-                    x[cell] = 1
-                    for r, s2 in self.leave(s, x):
-                        self._event(out, m / N * r, s2)
+                if s[cell]:
+                    self._put_out(out, s, cell, s[cell] / N)
             dl = s[2 * C + c]
             dn = self.tot[c] - s[c] - s[C + c] - dl
             if dl:  # an out member of L comes back into L
@@ -358,12 +361,8 @@ class _Solver:
         if prot:
             out.append((prot / n, s))
         for c in self.nonwt:
-            m = s[c]
-            if m:
-                x = [0] * (2 * C)
-                x[c] = 1
-                for r, s2 in self.leave(s, x):
-                    self._event(out, m / n * r, s2)
+            if s[c]:
+                self._put_out(out, s, c, s[c] / n)
         return out
 
     def night(self, s):

@@ -159,6 +159,16 @@ def _argmax_nb(rng, score, mask, sign):
 
 
 @nb.njit
+def _most_trusted_nb(view, mask, trust):
+    """The set bit of mask with the highest positive trust (the first such; -1: none)."""
+    best = -1
+    for c in range(view.n):
+        if (mask >> np.uint64(c)) & U1 and trust[c] > 0.0 and (best < 0 or trust[c] > trust[best]):
+            best = c
+    return best
+
+
+@nb.njit
 def village_vote_nb(rng, view, cands):
     n = view.n
     susp = np.empty(n)
@@ -199,10 +209,7 @@ def village_protect_nb(rng, view):
         return np.uint64(0)
     trust = np.empty(n)
     trust_nb(view, trust)
-    first = -1
-    for c in range(n):
-        if (avail >> np.uint64(c)) & U1 and trust[c] > 0.0 and (first < 0 or trust[c] > trust[first]):
-            first = c
+    first = _most_trusted_nb(view, avail, trust)
     last = view.last_protect
     m = _bit(first) if first >= 0 else np.uint64(0)
     rest = avail & ~m
@@ -231,10 +238,7 @@ def village_witch_nb(rng, view):
             return WITCH_ELIMINATE * WITCH_BASE + t
     full = (U1 << np.uint64(n)) - U1
     dead = full & ~view.alive & ~_bit(me)
-    best = -1
-    for c in range(n):
-        if (dead >> np.uint64(c)) & U1 and trust[c] > 0.0 and (best < 0 or trust[c] > trust[best]):
-            best = c
+    best = _most_trusted_nb(view, dead, trust)
     if best >= 0 and trust[best] >= knob_nb(view, KV_WITCH_REVIVE, 1.0):
         return WITCH_REVIVE * WITCH_BASE + best
     return WITCH_PASS * WITCH_BASE
@@ -248,15 +252,6 @@ def _team_nb(view):
         if view.know[t] == 1:
             m |= _bit(t)
     return m
-
-
-@nb.njit
-def _most_trusted_nb(view, mask, trust):
-    best = -1
-    for c in range(view.n):
-        if (mask >> np.uint64(c)) & U1 and trust[c] > 0.0 and (best < 0 or trust[c] > trust[best]):
-            best = c
-    return best
 
 
 @nb.njit
