@@ -72,14 +72,19 @@ def test_every_knob_changes_play():
                                   ["village.claim_day=2", "village.eliminate=0.3", "wolves.frame=false",
                                    "wolves.hunt=false"]])
 def test_engine_matches_naive_with_knobs(sets):
-    setup = resolve_setup(sets=sets)
-    R = with_knobs(setup, V, W)
-    kernel = chunk_kernel(V, W)
-    key = run_key(11)
-    for g in range(150):
+    assert_engine_matches_naive(resolve_setup(sets=sets), V, W, 11)
+
+
+def assert_engine_matches_naive(setup, village, wolves, seed, games=150):
+    """Games 0 … games-1 with the setup's knob values (``with_knobs``): the kernel's counts
+    equal the naive reference's, game by game (tests/test_werewolf_talk.py uses it too)."""
+    R = with_knobs(setup, village, wolves)
+    kernel = chunk_kernel(village, wolves)
+    key = run_key(seed)
+    for g in range(games):
         out = new_counts(R)
         kernel(key, g, 1, R, out, None)
-        want = counts_of(setup, [naive_game(replace(setup, nb=R), key, g, V, W)])
+        want = counts_of(setup, [naive_game(replace(setup, nb=R), key, g, village, wolves)])
         got = out._asdict()
         assert all(np.array_equal(got[k], want[k]) for k in want), f"game {g} differs"
 

@@ -4,22 +4,17 @@ trusting `claims` village, and the competence property — withholding an option
 never helps its own side — holds at default knobs in the default table and two smaller ones."""
 from __future__ import annotations
 
-from dataclasses import replace
-
-import numpy as np
 import pytest
 
 from sim.analysis.restrict import restricted_play
 from sim.core.game import get
-from sim.core.seeding import run_key
 from sim.core.stats import wilson
-from sim.werewolf.game import run, with_knobs
-from sim.werewolf.game_nb import chunk_kernel, new_counts
+from sim.werewolf.game import run
 from sim.werewolf.roles import resolve_setup
 from strategies.werewolf import VILLAGE, WOLVES
 from strategies.werewolf import claims as c
 from strategies.werewolf import talk as t
-from tests.naive.werewolf import counts_of, naive_game
+from tests.test_werewolf_knobs import assert_engine_matches_naive
 
 V, W = VILLAGE.get("talk"), WOLVES.get("talk")
 TABLES = [None, "werewolf*2,seer,medium,paladin,witch,villager*4", "hati,accomplice,seer,paladin,witch,villager*4"]
@@ -39,16 +34,7 @@ def test_slots_follow_the_declared_order():
 @pytest.mark.parametrize("roles, sets", [(None, []), (TABLES[2], ["village.witch_kill=0.5", "wolves.clear=0.5",
                                                                   "village.claim_day=2"])])
 def test_engine_matches_naive(roles, sets):
-    setup = resolve_setup(roles=roles, sets=sets)
-    R = with_knobs(setup, V, W)
-    kernel = chunk_kernel(V, W)
-    key = run_key(21)
-    for g in range(150):
-        out = new_counts(R)
-        kernel(key, g, 1, R, out, None)
-        want = counts_of(setup, [naive_game(replace(setup, nb=R), key, g, V, W)])
-        got = out._asdict()
-        assert all(np.array_equal(got[k], want[k]) for k in want), f"game {g} differs"
+    assert_engine_matches_naive(resolve_setup(roles=roles, sets=sets), V, W, 21)
 
 
 def test_talk_village_beats_the_trusting_one():
