@@ -110,6 +110,7 @@ VARIANTS = {
     "plurality": ["variants.vote_rule=plurality"],
     "random_lynch": ["variants.vote_rule=random_lynch"],
     "no_villagers": ["variants.end_rule=no_villagers"],
+    "lone_accomplice": ["variants.lone_accomplice_attacks=true"],
     "all_at_once": ["variants.accomplice_counts_as=village", "variants.abilities_after_elimination=true",
                     "variants.start=night", "variants.max_runoffs=2", "variants.end_rule=no_villagers"],
     "other_role_data": ["roles.fenrir.drag=1", "roles.fenrir.medium_reads=village",

@@ -54,6 +54,8 @@ CASES = [
     ("witch,werewolf*2,villager*5", ["variants.abilities_after_elimination=true", "variants.start=night"]),
     ("accomplice,werewolf,villager*5", ["variants.accomplice_counts_as=village"]),
     ("accomplice,werewolf*2,villager*6", ["variants.vote_rule=plurality"]),
+    ("accomplice,werewolf,villager*5", ["variants.lone_accomplice_attacks=true"]),        # Q-2 variant
+    (DEFAULT, ["variants.lone_accomplice_attacks=true", "variants.accomplice_counts_as=wolf"]),
     ("paladin,witch,werewolf,villager*3", ["variants.abilities_after_elimination=true"]),
     ("fenrir,paladin,witch,villager*4", ["variants.vote_rule=random_lynch"]),
     ("fenrir,witch,villager*3", ["variants.end_rule=no_villagers", "variants.max_days=4"]),

@@ -568,6 +568,16 @@ def test_attack_needs_a_living_wolf(sets):
         {"villager": {"alive": 3, "voted": 1}, "accomplice": {"voted": 1}, "werewolf": {"voted": 1}})
 
 
+def test_lone_accomplice_attacks_in_the_variant():
+    """Q-2 variant (``lone_accomplice_attacks``): the same script, but the accomplice, alone of
+    the wolf team, attacks on nights 1 and 2 and the wolves win by parity on night 2."""
+    setup, c = play(ACCOMPLICE, "variants.lone_accomplice_attacks=true")
+    s = summary(setup, c)
+    assert s["end"] == {("wolves", "attack"): 1} and s["days"] == {2: 1}
+    assert s["roles"]["accomplice"] == {"alive": 1} and s["roles"]["villager"] == {"alive": 1, "voted": 1,
+                                                                                    "attacked": 2}
+
+
 @pytest.mark.parametrize("variant", [False, True])
 def test_abilities_after_elimination(variant):
     """R-6: a seer that is out divines only under the variant. Her day-2 reading (made while

@@ -19,7 +19,8 @@ def exact_cmd(
     roles: str = typer.Option("werewolf*2,villager*7,seer", "--roles",
                               help="Any seed roles (at most one paladin and one witch)."),
     sets: List[str] = typer.Option([], "--set", help="variants.* (every vote_rule / start / end_rule, "
-                                   "max_runoffs, max_days, accomplice_counts_as, abilities_after_elimination) "
+                                   "max_runoffs, max_days, accomplice_counts_as, abilities_after_elimination, "
+                                   "lone_accomplice_attacks) "
                                    "and roles.*"),
     all_variants: bool = typer.Option(False, "--all-variants", help="Every vote_rule × start × end_rule."),
     as_json: bool = typer.Option(False, "--json"),

@@ -10,7 +10,8 @@ RF = namedtuple("RF", _RF)(*range(len(_RF)))
 N_RF = len(_RF)
 
 # Variant slots.
-_V = ("ACC_VILLAGE", "AFTER_ELIM", "MAX_RUNOFFS", "START_NIGHT", "VOTE_RULE", "END_NO_VILLAGERS", "MAX_DAYS")
+_V = ("ACC_VILLAGE", "AFTER_ELIM", "MAX_RUNOFFS", "START_NIGHT", "VOTE_RULE", "END_NO_VILLAGERS", "MAX_DAYS",
+      "LONE_ACC_ATTACKS")
 V = namedtuple("V", _V)(*range(len(_V)))
 VOTE_RULES = ("runoff", "plurality", "random_lynch")
 VR = namedtuple("VR", [v.upper() for v in VOTE_RULES])(*range(3))

@@ -372,7 +372,7 @@ def longest_game(wolves: int, village: int, *, vote_rule: str = "runoff", start:
 # What the exact solver reads of a Werewolf configuration (``sim werewolf exact``).
 _ROLE_FIELDS = ("team", "attacks", "ability", "seer_reads", "medium_reads", "madman", "drag", "protect_count")
 _VARIANT_FIELDS = ("accomplice_counts_as", "abilities_after_elimination", "max_runoffs", "start", "vote_rule",
-                   "end_rule", "max_days")
+                   "end_rule", "max_days", "lone_accomplice_attacks")
 
 
 def fraction_path(setup, default, combos) -> bool:

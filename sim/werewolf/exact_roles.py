@@ -122,6 +122,7 @@ class Chain:
     max_runoffs: int = 50
     max_days: int = 200
     after_elim: bool = False
+    lone_attacks: bool = False   # Q-2 variant: a lone accomplice attacks
 
 
 def chain_of(setup, vote_rule=None, start=None, end_rule=None) -> Chain:
@@ -153,7 +154,7 @@ def chain_of(setup, vote_rule=None, start=None, end_rule=None) -> Chain:
                  start=start or ("night" if int(v[V.START_NIGHT]) else "day"),
                  end_rule=end_rule or ("no_villagers" if int(v[V.END_NO_VILLAGERS]) else "parity"),
                  max_runoffs=int(v[V.MAX_RUNOFFS]), max_days=int(v[V.MAX_DAYS]),
-                 after_elim=int(v[V.AFTER_ELIM]) == 1)
+                 after_elim=int(v[V.AFTER_ELIM]) == 1, lone_attacks=int(v[V.LONE_ACC_ATTACKS]) == 1)
 
 
 @lru_cache(maxsize=None)
@@ -351,7 +352,8 @@ class _Solver:
 
     def attack(self, s):
         C = self.C
-        if not any(self.att[c] and self.alive(s, c) for c in range(C)):
+        attacker = self.wt if self.ch.lone_attacks else self.att  # Q-2 (variant: the accomplice too)
+        if not any(attacker[c] and self.alive(s, c) for c in range(C)):
             return [(1.0, s)]
         n = sum(self.alive(s, c) for c in self.nonwt)
         if n == 0:
@@ -515,7 +517,8 @@ def roles_summary(setup, *, vote_rule=None, start=None, end_rule=None) -> dict:
         "classes": [{"roles": list(k.roles), "count": k.count} for k in ch.classes],
         "variants": {"vote_rule": ch.vote_rule, "start": ch.start, "end_rule": ch.end_rule,
                      "max_runoffs": ch.max_runoffs, "max_days": ch.max_days,
-                     "abilities_after_elimination": ch.after_elim},
+                     "abilities_after_elimination": ch.after_elim,
+                     "lone_accomplice_attacks": ch.lone_attacks},
         "arithmetic": "float64",
     })
     return res

@@ -463,6 +463,8 @@ def play_chunk_nb(key, start, count, R, out, log=None):
                 pal_last[pl] = np.int64(m)
                 emit_nb(log, T.PROTECT, pl, np.int64(m))
             attackers = alive_a[0] & masks[M_ATTACK]
+            if not attackers and var[V.LONE_ACC_ATTACKS] == 1:
+                attackers = alive_a[0] & wt  # Q-2 variant: the wolf team is the accomplice alone
             if attackers:
                 cands = alive_a[0] & ~wt
                 if cands:

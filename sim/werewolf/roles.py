@@ -26,7 +26,7 @@ RolesNB = namedtuple("RolesNB", "table var seats knobs")
 _ROLE_KEYS = ("name", "team", "attacks", "ability", "seer_reads", "medium_reads", "madman", "drag",
               "protect_count")
 _VARIANT_KEYS = ("accomplice_counts_as", "abilities_after_elimination", "max_runoffs", "start",
-                 "vote_rule", "end_rule", "max_days")
+                 "vote_rule", "end_rule", "max_days", "lone_accomplice_attacks")
 # Every key compile_setup reads (docs/werewolf.md).
 CONFIG_SCHEMA = {
     "composition": {"default": TEXT},
@@ -156,6 +156,7 @@ def compile_setup(cfg: dict) -> Setup:
     v[V.END_NO_VILLAGERS] = int(_choice(var.get("end_rule", "parity"), "variants.end_rule",
                                         ("parity", "no_villagers")) == "no_villagers")
     v[V.MAX_DAYS] = _int(var.get("max_days", 200), "variants.max_days", 1)
+    v[V.LONE_ACC_ATTACKS] = int(_bool(var.get("lone_accomplice_attacks", False), "variants.lone_accomplice_attacks"))
 
     comp = cfg.get("composition", {}).get("default")
     seats = parse_composition(comp, role_ids)

@@ -94,6 +94,7 @@ class Game:
         var = cfg.get("variants", {})
         self.acc_village = var.get("accomplice_counts_as", "wolf") == "village"
         self.after_elim = bool(var.get("abilities_after_elimination", False))
+        self.lone_attacks = bool(var.get("lone_accomplice_attacks", False))
         self.max_runoffs = int(var.get("max_runoffs", 50))
         self.start = var.get("start", "day")
         self.vote_rule = var.get("vote_rule", "runoff")
@@ -322,6 +323,8 @@ class Game:
             protected |= picks
             self.pal_last[pl] = picks
         attackers = [p for p in sorted(self.alive) if self.role[p].attacks]
+        if not attackers and self.lone_attacks:  # Q-2 variant: then the accomplice attacks
+            attackers = sorted(self.alive & self.wolf_team)
         if not attackers:  # the accomplice alone does not attack
             return None
         cands = self.alive - self.wolf_team
