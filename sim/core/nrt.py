@@ -50,3 +50,30 @@ else:
     def at_nb(addr, shape, dtype):
         """The C-contiguous array of ``shape`` and ``dtype`` at ``addr``, without a meminfo."""
         return nb.carray(_voidptr_nb(addr), shape, dtype)
+
+
+SCRATCH = 64  # float64 slots of a stack scratch (a Werewolf table has at most 63 seats)
+
+if nb.config.DISABLE_JIT:  # pragma: no cover - plain-Python pass
+    import numpy as _np
+
+    def scratch_nb(n):
+        return _np.empty(n)
+
+else:
+
+    @intrinsic
+    def _alloca_f64_nb(typingctx):
+        sig = types.CPointer(types.float64)()
+
+        def codegen(context, builder, signature, args):
+            return cgutils.alloca_once(builder, context.get_value_type(types.float64), size=SCRATCH)
+
+        return sig, codegen
+
+    @nb.njit(inline="always")
+    def scratch_nb(n):
+        """``n`` (≤ SCRATCH) uninitialised float64s on the calling function's stack: a
+        per-decision scratch with no heap allocation and no refcount. Inlined, so the
+        memory belongs to the caller's frame; never return it."""
+        return nb.carray(_alloca_f64_nb(), n)

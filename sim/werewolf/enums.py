@@ -35,7 +35,11 @@ Stream = namedtuple("Stream", "RULES VILLAGE WOLVES")(0, 1, 2)
 WITCH_PASS, WITCH_ELIMINATE, WITCH_REVIVE = 0, 1, 2
 WITCH_BASE = 64
 NO_CLAIM = -1
-CLAIM_SEER = 0
+# Public claims: the role a claimer says it holds. speak returns
+# kind * CLAIM_BASE + target * 2 + reading (target < 64, so kind 0 is the old seer claim).
+CLAIMS = ("seer", "medium")
+CLAIM_SEER, CLAIM_MEDIUM = 0, 1
+CLAIM_BASE = 128
 
 # Trace event codes (sim/werewolf/trace.py decodes them; arguments in comments).
 _T = ("PHASE",    # day, 0 evening / 1 night
@@ -44,7 +48,7 @@ _T = ("PHASE",    # day, 0 evening / 1 night
       "MARK",     # hati, target (-1: none)
       "DIVINE",   # seer, target, reading (1 wolf), marked today
       "MEDIUM",   # medium, participant, reading
-      "CLAIM",    # participant, target, announced reading
+      "CLAIM",    # participant, target, announced reading, the role claimed (CLAIM_*)
       "BALLOT",   # voter, target, round
       "TALLY",    # round, mask of the most voted, their votes
       "RUNOFF",   # round, mask of the candidates

@@ -10,7 +10,9 @@ accomplice), all ``@njit`` and bound by :func:`sim.core.kernels.specialize`:
     witch(rng, view) -> action*64 + target     # WITCH_PASS / WITCH_ELIMINATE / WITCH_REVIVE
     mark(rng, view) -> participant | -1        # hati, wolf side
     attack(rng, view, cands) -> participant    # wolf side, one decision per night
-    speak(rng, view) -> -1 | target*2 + read   # a public seer claim "target reads wolf(1)/village(0)"
+    speak(rng, view) -> -1 | kind*CLAIM_BASE + target*2 + read
+                                               # a public claim "I am the seer (kind 0) / medium (1)
+                                               # and target reads wolf(1)/village(0)"
 
 ``rng`` is the side's own stream (``Stream.VILLAGE`` / ``Stream.WOLVES`` of the game);
 the rules' chance events (the deal, fenrir's drag, plurality tie breaks, random_lynch)
@@ -35,7 +37,7 @@ from sim.core.nrt import unmanaged_nb
 from sim.core.rng import choose_bit_nb, randint_nb, seed_stream_nb
 from sim.core.trace import emit_nb
 from sim.werewolf.roles import RolesNB
-from sim.werewolf.enums import (CLAIM_SEER, EVENTS, HOW, WITCH_BASE, WITCH_ELIMINATE, WITCH_REVIVE,
+from sim.werewolf.enums import (CLAIM_BASE, CLAIMS, EVENTS, HOW, WITCH_BASE, WITCH_ELIMINATE, WITCH_REVIVE,
                                 KNOB_SLOTS, Ab, Ev, How, RF, Stream, T, V, VR, W)
 from sim.werewolf.views import JudgeView, View, readonly_rules_nb, view_builder  # noqa: F401 (View: API)
 
@@ -52,7 +54,7 @@ U1 = np.uint64(1)
 # The judge's state. alive … claim_res are the public record, know[p] is what p has
 # learned, mem[p] p's own scratch; votes, hati_last, pal_last, role_of and masks are the
 # judge's own (a strategy sees only its own row of hati_last / pal_last).
-St = namedtuple("St", "alive out_how out_day revived claim_role claim_res know mem votes "
+St = namedtuple("St", "alive out_how out_day revived claim_role claim_res claimed said know mem votes "
                       "hati_last pal_last role_of masks knobs")
 
 
@@ -73,7 +75,8 @@ def _bit_nb(i):
 @nb.njit
 def new_state_nb(n):
     return St(np.zeros(1, np.uint64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-              np.full(n, -1, np.int64), np.full((n, n), -1, np.int64), np.full((n, n), -1, np.int64),
+              np.full(n, -1, np.int64), np.full((n, n), -1, np.int64), np.zeros(len(CLAIMS), np.uint64),
+              np.zeros((n, 2), np.uint64), np.full((n, n), -1, np.int64),
               np.zeros((n, MEM), np.int64), np.zeros(n, np.int64),
               np.full(n, -1, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
               np.zeros(N_MASKS, np.uint64), np.full((2, KNOB_SLOTS), np.nan))
@@ -83,7 +86,8 @@ def new_state_nb(n):
 def unmanaged_state_nb(st):
     """The same state as refcount-free views (see sim.core.nrt); ``st`` must outlive it."""
     return St(unmanaged_nb(st.alive), unmanaged_nb(st.out_how), unmanaged_nb(st.out_day), unmanaged_nb(st.revived),
-              unmanaged_nb(st.claim_role), unmanaged_nb(st.claim_res), unmanaged_nb(st.know), unmanaged_nb(st.mem),
+              unmanaged_nb(st.claim_role), unmanaged_nb(st.claim_res), unmanaged_nb(st.claimed), unmanaged_nb(st.said),
+              unmanaged_nb(st.know), unmanaged_nb(st.mem),
               unmanaged_nb(st.votes), unmanaged_nb(st.hati_last), unmanaged_nb(st.pal_last),
               unmanaged_nb(st.role_of), unmanaged_nb(st.masks), unmanaged_nb(st.knobs))
 
@@ -169,6 +173,8 @@ def setup_game_nb(st, R, rng, log):
     st.hati_last[:] = -1
     st.pal_last[:] = 0
     st.claim_res[:, :] = -1
+    st.claimed[:] = 0
+    st.said[:, :] = 0
     st.know[:, :] = -1
     st.mem[:, :] = 0
     st.votes[:] = 0
@@ -259,6 +265,8 @@ def play_chunk_nb(key, start, count, R, out, log=None):
     revived = st.revived
     claim_role = st.claim_role
     claim_res = st.claim_res
+    claimed = st.claimed
+    said = st.said
     know = st.know
     votes = st.votes
     hati_last = st.hati_last
@@ -344,11 +352,19 @@ def play_chunk_nb(key, start, count, R, out, log=None):
                         else:
                             c = v_speak(rng_v, v_view(st, Rv, p, day, 0, marked, nothing))
                         if c >= 0:
-                            if (c >> 1) >= n:
+                            kind = c // CLAIM_BASE
+                            t = (c % CLAIM_BASE) >> 1
+                            r = c & 1
+                            if t >= n or kind >= len(CLAIMS):
                                 raise ValueError("speak: bad claim")
-                            claim_role[p] = CLAIM_SEER
-                            claim_res[p, c >> 1] = c & 1
-                            emit_nb(log, T.CLAIM, p, c >> 1, c & 1)
+                            if claim_role[p] >= 0 and claim_role[p] != kind:
+                                raise ValueError("speak: a second role claimed")
+                            claim_role[p] = kind
+                            claimed[kind] |= _bit_nb(p)
+                            claim_res[p, t] = r
+                            said[p, r] |= _bit_nb(t)
+                            said[p, 1 - r] &= ~_bit_nb(t)
+                            emit_nb(log, T.CLAIM, p, t, r, kind)
                 # ---- 18:00: the vote ----
                 out_now = np.uint64(0)
                 alive = alive_a[0]

@@ -16,7 +16,7 @@ import numpy as np
 
 from sim.core.seeding import run_key
 from sim.core.trace import Trace, log_rows, new_log
-from sim.werewolf.enums import ABILITIES, EVENTS, HOW, WINNERS, WITCH_ELIMINATE, WITCH_REVIVE, T, W
+from sim.werewolf.enums import ABILITIES, CLAIMS, EVENTS, HOW, WINNERS, WITCH_ELIMINATE, WITCH_REVIVE, T, W
 
 CODES = {v: k.lower() for k, v in T._asdict().items()}
 
@@ -94,7 +94,9 @@ def decode(setup, rows: np.ndarray) -> list[dict]:
                 target=b, reading=read)
         elif code == T.CLAIM:
             read = "wolf" if c else "village"
-            add(kind, "Q-10", f"{who(a)} claims seer: {who(b)} is {read}", claimer=a, target=b, reading=read)
+            role = CLAIMS[d] if 0 <= d < len(CLAIMS) else "?"
+            add(kind, "Q-10", f"{who(a)} claims {role}: {who(b)} is {read}", claimer=a, target=b, reading=read,
+                claimed=role)
         elif code == T.BALLOT:
             rnd = f" (runoff {c})" if c else ""
             add(kind, "Q-8" if c else "R-3", f"{who(a)} votes {who(b)}{rnd}", voter=a, target=b, round=c)

@@ -39,8 +39,10 @@ PUBLIC = (
     "out_how",      # per participant: How.* of its last exit (0: in the game)
     "out_day",      # per participant: the day of its last exit
     "revived",      # per participant: times the witch brought it back
-    "claim_role",   # per participant: its public claim (CLAIM_SEER or -1)
+    "claim_role",   # per participant: the role it claimed (CLAIM_SEER, CLAIM_MEDIUM or -1)
     "claim_res",    # claim_res[c, t]: what claimer c announced of t (1 wolf, 0 village, -1 nothing)
+    "claimed",      # uint64[CLAIMS]: mask of the seer claimers, of the medium claimers
+    "said",         # said[c, r]: mask of those claimer c announced as r (0 village, 1 wolf)
 )
 OWN = (
     "me",           # the acting participant
@@ -83,7 +85,7 @@ def honest_view_nb(st, R, me, day, runoff, marked, protected):
     """The acting participant's view: the public record, its own knowledge and memory."""
     return View(st.role_of.shape[0], day, runoff, R, st.alive[0], readonly_nb(st.out_how),
                 readonly_nb(st.out_day), readonly_nb(st.revived), readonly_nb(st.claim_role),
-                readonly_nb(st.claim_res), me, st.role_of[me], readonly_nb(st.know[me]),
+                readonly_nb(st.claim_res), readonly_nb(st.claimed), readonly_nb(st.said), me, st.role_of[me], readonly_nb(st.know[me]),
                 st.hati_last[me], np.uint64(st.pal_last[me]), readonly_nb(st.knobs[(st.masks[0] >> np.uint64(me)) & U1]),
                 st.mem[me])
 
@@ -93,7 +95,7 @@ def judge_view_nb(st, R, me, day, runoff, marked, protected):
     """An oracle's view: the honest fields and the judge's hidden state."""
     return JudgeView(st.role_of.shape[0], day, runoff, R, st.alive[0], readonly_nb(st.out_how),
                      readonly_nb(st.out_day), readonly_nb(st.revived), readonly_nb(st.claim_role),
-                     readonly_nb(st.claim_res), me, st.role_of[me], readonly_nb(st.know[me]),
+                     readonly_nb(st.claim_res), readonly_nb(st.claimed), readonly_nb(st.said), me, st.role_of[me], readonly_nb(st.know[me]),
                      st.hati_last[me], np.uint64(st.pal_last[me]),
                      readonly_nb(st.knobs[(st.masks[0] >> np.uint64(me)) & U1]), st.mem[me],
                      readonly_nb(st.role_of), st.masks[0], marked, protected, readonly_nb(st.hati_last),

@@ -9,23 +9,23 @@ from sim.werewolf.enums import WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_RE
 U1 = np.uint64(1)
 
 
-@nb.njit
+@nb.njit(inline="always")
 def others_alive_nb(view):
     return view.alive & ~(U1 << np.uint64(view.me))
 
 
-@nb.njit
+@nb.njit(inline="always")
 def random_vote_nb(rng, view, cands):
     return choose_bit_nb(rng, cands)
 
 
-@nb.njit
+@nb.njit(inline="always")
 def random_divine_nb(rng, view):
     m = others_alive_nb(view)
     return choose_bit_nb(rng, m) if m else -1
 
 
-@nb.njit
+@nb.njit(inline="always")
 def random_mark_nb(rng, view):
     m = others_alive_nb(view)
     last = view.last_mark
@@ -34,7 +34,7 @@ def random_mark_nb(rng, view):
     return choose_bit_nb(rng, m) if m else -1
 
 
-@nb.njit
+@nb.njit(inline="always")
 def random_subset_nb(rng, avail, k):
     m = np.uint64(0)
     for _ in range(k):
@@ -46,7 +46,7 @@ def random_subset_nb(rng, avail, k):
     return m
 
 
-@nb.njit
+@nb.njit(inline="always")
 def random_protect_nb(rng, view):
     """A uniformly random set of protect_count others, never last night's set (Q-1)."""
     avail = others_alive_nb(view)
@@ -60,7 +60,7 @@ def random_protect_nb(rng, view):
             return m
 
 
-@nb.njit
+@nb.njit(inline="always")
 def random_witch_nb(rng, view):
     """Pass, eliminate a living other or revive an out other, uniformly over these options."""
     me = view.me
@@ -84,11 +84,11 @@ def random_witch_nb(rng, view):
     return WITCH_REVIVE * WITCH_BASE + lowest_nb(m)
 
 
-@nb.njit
+@nb.njit(inline="always")
 def random_attack_nb(rng, view, cands):
     return choose_bit_nb(rng, cands)
 
 
-@nb.njit
+@nb.njit(inline="always")
 def silent_nb(rng, view):
     return -1

@@ -37,6 +37,7 @@ import numpy as np
 
 from sim.core.bits import lowest_nb, popcount_nb
 from sim.core.knobs import Knob
+from sim.core.nrt import scratch_nb
 from sim.core.rng import choose_bit_nb
 from sim.werewolf.enums import CLAIM_SEER, WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_REVIVE, Ab, How, RF
 from strategies.werewolf.basic import others_alive_nb, random_protect_nb, random_subset_nb
@@ -67,12 +68,12 @@ WOLF_KNOBS = (
 SURE = 100.0  # suspicion of what a participant knows for certain
 
 
-@nb.njit
+@nb.njit(inline="always")
 def _bit(i):
     return U1 << np.uint64(i)
 
 
-@nb.njit
+@nb.njit(inline="always")
 def seers_at_table_nb(view):
     s = 0
     for p in range(view.n):
@@ -81,7 +82,7 @@ def seers_at_table_nb(view):
     return s
 
 
-@nb.njit
+@nb.njit(inline="always")
 def trust_nb(view, trust):
     """trust[c]: the chance claimer c is a true seer (-1 for non-claimers)."""
     n = view.n
@@ -113,7 +114,7 @@ def trust_nb(view, trust):
     return k
 
 
-@nb.njit
+@nb.njit(inline="always")
 def suspicion_nb(view, susp, trust, own):
     """susp[t]: how strongly the acting participant thinks t is on the wolf team (``own``:
     with what it knows for certain; without, the table's public suspicion)."""
@@ -140,7 +141,7 @@ def suspicion_nb(view, susp, trust, own):
                 susp[t] = -SURE
 
 
-@nb.njit
+@nb.njit(inline="always")
 def _argmax_nb(rng, score, mask, sign):
     """A set bit of mask with the highest sign * score (ties uniformly)."""
     best = -np.inf
@@ -158,7 +159,7 @@ def _argmax_nb(rng, score, mask, sign):
     return choose_bit_nb(rng, top)
 
 
-@nb.njit
+@nb.njit(inline="always")
 def _most_trusted_nb(view, mask, trust):
     """The set bit of mask with the highest positive trust (the first such; -1: none)."""
     best = -1
@@ -168,17 +169,17 @@ def _most_trusted_nb(view, mask, trust):
     return best
 
 
-@nb.njit
+@nb.njit(inline="always")
 def village_vote_nb(rng, view, cands):
     n = view.n
-    susp = np.empty(n)
-    trust = np.empty(n)
+    susp = scratch_nb(n)
+    trust = scratch_nb(n)
     suspicion_nb(view, susp, trust, True)
     m = cands & ~_bit(view.me)
     return _argmax_nb(rng, susp, m if m else cands, 1.0)
 
 
-@nb.njit
+@nb.njit(inline="always")
 def village_divine_nb(rng, view):
     n = view.n
     unread = others_alive_nb(view)
@@ -199,7 +200,7 @@ def village_divine_nb(rng, view):
     return t
 
 
-@nb.njit
+@nb.njit(inline="always")
 def village_protect_nb(rng, view):
     """The most trusted living claimer, then others; never last night's set (the pair rule)."""
     n = view.n
@@ -207,7 +208,7 @@ def village_protect_nb(rng, view):
     k = min(view.rules.table[view.my_role, RF.PROTECT], popcount_nb(avail))
     if k <= 0:
         return np.uint64(0)
-    trust = np.empty(n)
+    trust = scratch_nb(n)
     trust_nb(view, trust)
     first = _most_trusted_nb(view, avail, trust)
     last = view.last_protect
@@ -224,12 +225,12 @@ def village_protect_nb(rng, view):
     return m
 
 
-@nb.njit
+@nb.njit(inline="always")
 def village_witch_nb(rng, view):
     n = view.n
     me = view.me
-    susp = np.empty(n)
-    trust = np.empty(n)
+    susp = scratch_nb(n)
+    trust = scratch_nb(n)
     suspicion_nb(view, susp, trust, True)
     others = others_alive_nb(view)
     if others:
@@ -244,7 +245,7 @@ def village_witch_nb(rng, view):
     return WITCH_PASS * WITCH_BASE
 
 
-@nb.njit
+@nb.njit(inline="always")
 def _team_nb(view):
     """The wolf team as a wolf-team participant knows it (view.know == 1)."""
     m = np.uint64(0)
@@ -254,11 +255,11 @@ def _team_nb(view):
     return m
 
 
-@nb.njit
+@nb.njit(inline="always")
 def wolf_vote_nb(rng, view, cands):
     n = view.n
     team = _team_nb(view)
-    trust = np.empty(n)
+    trust = scratch_nb(n)
     trust_nb(view, trust)
     m = cands & ~team
     if not m:
@@ -266,21 +267,21 @@ def wolf_vote_nb(rng, view, cands):
     c = _most_trusted_nb(view, m, trust)
     if c >= 0:
         return c
-    susp = np.empty(n)
+    susp = scratch_nb(n)
     suspicion_nb(view, susp, trust, False)  # as the village sees them: vote the least suspected
     return _argmax_nb(rng, susp, m, -1.0)
 
 
-@nb.njit
+@nb.njit(inline="always")
 def wolf_attack_nb(rng, view, cands):
     n = view.n
-    trust = np.empty(n)
+    trust = scratch_nb(n)
     trust_nb(view, trust)
     c = _most_trusted_nb(view, cands, trust)
     return c if c >= 0 else choose_bit_nb(rng, cands)
 
 
-@nb.njit
+@nb.njit(inline="always")
 def wolf_mark_nb_talk(rng, view):
     if knob_nb(view, KW_FRAME, 1.0) == 0.0:
         m = others_alive_nb(view)
@@ -291,7 +292,7 @@ def wolf_mark_nb_talk(rng, view):
     return wolf_mark_nb(rng, view)
 
 
-@nb.njit
+@nb.njit(inline="always")
 def wolf_speak_nb(rng, view):
     """The accomplice's counter-claim: frame the most trusted village claimer, or clear a wolf."""
     if view.rules.table[view.my_role, RF.MADMAN] != 1:
@@ -307,7 +308,7 @@ def wolf_speak_nb(rng, view):
     wolves_alive = team & view.alive
     if wolves_alive and chance_nb(rng, knob_nb(view, KW_CLEAR, 0.0)):
         return choose_bit_nb(rng, wolves_alive) * 2 + 0
-    trust = np.empty(n)
+    trust = scratch_nb(n)
     trust_nb(view, trust)
     targets = others_alive_nb(view) & ~_team_nb(view)
     if not targets:

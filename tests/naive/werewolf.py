@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core.rng import choose_bit_nb, randint_nb, seed_stream_nb
-from sim.werewolf.enums import CLAIM_SEER, EVENTS, HOW, KNOB_SLOTS, WINNERS, WITCH_BASE, Stream
+from sim.werewolf.enums import CLAIM_BASE, CLAIMS, EVENTS, HOW, KNOB_SLOTS, WINNERS, WITCH_BASE, Stream
 from sim.werewolf.game_nb import (C_DAYS, C_DRAWS, C_GAMES, C_NOBODY_OUT, C_RUNOFFS, C_VILLAGE, C_WOLVES,
                                   MEM, N_SCALARS)
 from sim.werewolf.roles import RolesNB
@@ -123,6 +123,8 @@ class Game:
         self.revived = np.zeros(n, np.int64)
         self.claim_role = np.full(n, -1, np.int64)
         self.claim_res = np.full((n, n), -1, np.int64)
+        self.claimed = np.zeros(len(CLAIMS), np.uint64)
+        self.said = np.zeros((n, 2), np.uint64)
         self.know = np.full((n, n), -1, np.int64)
         self.mem = np.zeros((n, MEM), np.int64)
         for p in everyone:  # everyone knows its own team; the wolf team knows each other
@@ -168,7 +170,8 @@ class Game:
         last_mark = self.hati_last.get(p, -1)
         last_protect = _mask(self.pal_last.get(p, set()))
         return View(self.n, self.day, self.runoff, self.rules, _mask(self.alive), _ro(self.out_how),
-                    _ro(self.out_day), _ro(self.revived), _ro(self.claim_role), _ro(self.claim_res), p,
+                    _ro(self.out_day), _ro(self.revived), _ro(self.claim_role), _ro(self.claim_res),
+                    _ro(self.claimed), _ro(self.said), p,
                     self.role_index[p], _ro(self.know[p]), last_mark, last_protect,
                     _ro(self.knobs[1 if p in self.wolf_team else 0]), self.mem[p])
 
@@ -245,11 +248,16 @@ class Game:
             side, rng = self.side(p)
             c = int(side.speak(rng, self.view(p)))
             if c >= 0:
-                t = c // 2
-                if t >= self.n:
+                kind, t, r = c // CLAIM_BASE, (c % CLAIM_BASE) // 2, c % 2
+                if t >= self.n or kind >= len(CLAIMS):
                     raise ValueError("speak: bad claim")
-                self.claim_role[p] = CLAIM_SEER
-                self.claim_res[p, t] = c % 2
+                if self.claim_role[p] not in (-1, kind):
+                    raise ValueError("speak: a second role claimed")
+                self.claim_role[p] = kind
+                self.claimed[kind] |= np.uint64(1 << p)
+                self.claim_res[p, t] = r
+                self.said[p, r] |= np.uint64(1 << t)
+                self.said[p, 1 - r] &= ~np.uint64(1 << t)
 
     def vote(self) -> set[int]:
         """18:00: who is out (empty: nobody, R-4)."""
