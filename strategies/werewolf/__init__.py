@@ -20,7 +20,7 @@ from sim.errors import SimInputError
 from strategies.werewolf import basic as _b
 from strategies.werewolf import claims as _c
 from strategies.werewolf import oracle as _o
-from strategies.werewolf import talk as _t
+from strategies.werewolf import trusting as _tr
 
 
 @dataclass(frozen=True)
@@ -80,20 +80,22 @@ WOLVES.register("random", WolfStrategy("random", doc="uniform among legal choice
 VILLAGE.register("claims", VillageStrategy(
     "claims", vote=_c.village_vote_nb, divine=_c.village_divine_nb, protect=_c.village_protect_nb,
     witch=_c.village_witch_nb, speak=_c.village_speak_nb, knobs=_c.VILLAGE_KNOBS,
-    doc="seer claims and reports; votes revealed wolves; paladin guards the seer; witch acts on reports"))
+    doc="a table that talks: weighs seer and medium claims, counter-claims and reports into trust and "
+        "suspicion; votes the most suspected; paladin guards the most trusted claimer; witch acts on "
+        "strong suspicion"))
 WOLVES.register("claims", WolfStrategy(
     "claims", vote=_c.wolf_vote_nb, mark=_c.wolf_mark_nb, attack=_c.wolf_attack_nb, speak=_c.wolf_speak_nb,
     knobs=_c.WOLF_KNOBS,
-    doc="attack claimed seers; accomplice fake-claims; hati frames the most trusted"))
-VILLAGE.register("talk", VillageStrategy(
-    "talk", vote=_t.village_vote_nb, divine=_t.village_divine_nb, protect=_t.village_protect_nb,
-    witch=_t.village_witch_nb, speak=_t.village_speak_nb, knobs=_t.VILLAGE_KNOBS,
-    doc="weighs claims, counter-claims and reports into suspicion; votes the most suspected; "
-        "paladin guards the most trusted claimer; witch acts on strong suspicion"))
-WOLVES.register("talk", WolfStrategy(
-    "talk", vote=_t.wolf_vote_nb, mark=_t.wolf_mark_nb_talk, attack=_t.wolf_attack_nb, speak=_t.wolf_speak_nb,
-    knobs=_t.WOLF_KNOBS,
-    doc="accomplice counter-claims and frames the trusted claimer; attack and vote the trusted claimer"))
+    doc="accomplice counter-claims seer or medium and frames the trusted claimer; attack and vote the "
+        "trusted claimer; hati frames the most cleared"))
+VILLAGE.register("trusting", VillageStrategy(
+    "trusting", vote=_tr.village_vote_nb, divine=_tr.village_divine_nb, protect=_tr.village_protect_nb,
+    witch=_tr.village_witch_nb, speak=_tr.village_speak_nb, knobs=_tr.VILLAGE_KNOBS,
+    doc="a naive baseline: the seer claims; every seer claimer is trusted; votes reported wolves"))
+WOLVES.register("trusting", WolfStrategy(
+    "trusting", vote=_tr.wolf_vote_nb, mark=_tr.wolf_mark_nb, attack=_tr.wolf_attack_nb,
+    speak=_tr.wolf_speak_nb, knobs=_tr.WOLF_KNOBS,
+    doc="a naive baseline: attack claimed seers; accomplice fake-claims; hati frames the most trusted"))
 WOLVES.register("oracle_attack", WolfStrategy(
     "oracle_attack", attack=_o.oracle_attack_nb, oracle=True,
     doc="ORACLE: random play, but the attack avoids the paladin's protected participants"))

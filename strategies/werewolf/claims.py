@@ -1,49 +1,96 @@
-"""`claims` strategies: the seer claims publicly; the village and wolves act on claims.
+"""`claims` strategies: a table that talks and weighs what it hears (issue 15).
 
-Village: the seer claims and reports her newest result every day; everyone votes a
-participant some living claimer reported as wolf (the seer her own wolves), else a
-random uncleared participant; the paladin guards the claimed seers; the witch
-eliminates reported wolves and revives a claimed seer who is out.
-Wolves: attack the claimed seers first; the accomplice fake-claims seer and reports a
-random village-team participant as wolf; hati marks the most cleared (trusted)
-participant; wolves vote for reported-village participants, else anyone outside the team.
+Everything is computed afresh at each decision from the public record in the view (who
+claimed which role, what each claimer announced — ``claimed`` / ``said`` masks — and who
+left how) and the participant's own knowledge; nothing is remembered but the seer's last
+target and the accomplice's decision (``mem``).
 
-Knobs (data: ``--village claims@follow=0.5``, ``[village] follow = 0.5``, ``--set
-village.follow=0.5``; ``sim tune`` searches them). At their defaults the play is the one
-described above, draw for draw; a probability draws from the side's stream only when it
-is strictly between 0 and 1.
+**Trust** (the chance a claimer holds the role it claims), per role claimed (seer,
+medium): with ``s`` holders of the role in the public composition and ``k`` claimers,
+each claimer starts at ``s / k`` (one claim alone: trusted; two: one of them lies); a
+claimer the wolves attacked is confirmed (wolves do not attack their own), and once every
+holder of a role is confirmed its other claimers are liars; a confirmed seer's "wolf" on a
+claimer unmasks it. A trusted medium's reading of a voted-out claimer confirms it
+("village") or unmasks it ("wolf"), and a seer claimer whose report on a voted-out
+participant the medium contradicts loses trust in proportion (knob ``medium``). With one
+holder of a role the claimers' trusts are scaled to sum to at most one.
+
+**Suspicion** (that a participant is on the wolf team): a claimer's is ``fake × (1 −
+trust)``; anyone else's moves by ``report × trust`` for each seer claimer's "wolf" (up)
+or "village" (down) on it — reports on a rival claimer do not count, the trust model
+settles those; the participant's own knowledge (the seer's readings, a wolf's team)
+overrides everything.
+
+Village: votes the most suspected (ties at random), so two claimers are resolved by a
+vote among them when nothing else separates them and no claimer is cleared by the claim
+alone; the seer and the medium claim from ``claim_day`` and report their newest result
+(the seer divines counter-claimers first); the paladin protects the most trusted living
+claimer with a second participant new each night (the pair rule); the witch eliminates
+the most suspected when its suspicion reaches ``witch_kill`` and revives the most trusted
+fallen claimer when its trust reaches ``witch_revive``, otherwise passes.
+
+Wolves: the accomplice counter-claims (chance ``fake_claim`` per game, from ``fake_day``),
+as the medium with chance ``fake_medium``, else as the seer: a fake seer frames the most
+trusted village-team claimer, else a village-team participant no claimer has cleared (or,
+with chance ``clear``, clears a wolf: the true seer reads fenrir as village too, so a
+cleared fenrir is not contradicted); a fake medium says the opposite of the truth of yesterday's voted-out.
+With no accomplice at the table a wolf counter-claims seer with chance ``wolf_claim``.
+The wolves attack the most trusted village-team claimer, else a random village-team
+participant; they vote the most trusted village-team claimer, else the participant the
+village trusts most; hati marks the participant most cleared by claimers (``frame``).
+
+Speed: every helper is inlined into its hook (a view passed to a non-inlined call costs
+more than the work) and scratch arrays live on the stack (:func:`sim.core.nrt.scratch_nb`).
 """
 import numba as nb
 import numpy as np
 
-from sim.core.bits import popcount_nb
+from sim.core.bits import lowest_nb, popcount_nb
 from sim.core.knobs import Knob
+from sim.core.nrt import scratch_nb
 from sim.core.rng import choose_bit_nb, uniform_nb
-from sim.werewolf.enums import CLAIM_SEER, WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_REVIVE, Ab, RF
+from sim.werewolf.enums import (CLAIM_BASE, CLAIM_MEDIUM, CLAIM_SEER, WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS,
+                                WITCH_REVIVE, Ab, How, RF)
 from strategies.werewolf.basic import others_alive_nb, random_mark_nb, random_protect_nb, random_subset_nb
 
 U1 = np.uint64(1)
-MEM_LAST_DIVINED = 0  # last divination target + 1
-MEM_FAKE = 1          # the accomplice's decision for this game: 0 undecided, 1 claims, 2 stays silent
+MEM_LAST_DIVINED = 0  # the seer's last divination target + 1
+MEM_FAKE = 1          # the accomplice's decision: 0 undecided, 1 seer, 2 silent, 3 medium
+MEM_ATTACKED = 2      # the attacker's last target + 1
 
-# View.knobs slots, in the order of the Knob tuples below (a test checks that they agree).
-KV_CLAIM_DAY, KV_FOLLOW, KV_TRUST, KV_GUARD, KV_ELIMINATE, KV_REVIVE = range(6)
-KW_FAKE, KW_HUNT, KW_VOTE, KW_FRAME = range(4)
+KV_CLAIM_DAY, KV_REPORT, KV_FAKE, KV_MEDIUM, KV_WITCH_KILL, KV_WITCH_REVIVE, KV_AGREE = range(7)
+KW_FAKE, KW_FAKE_MEDIUM, KW_FAKE_DAY, KW_CLEAR, KW_WOLF_CLAIM, KW_FRAME, KW_DODGE = range(7)
 
 VILLAGE_KNOBS = (
-    Knob("claim_day", "int", 1, 8, 1, doc="the seer claims and reports from this day on (before: silent)"),
-    Knob("follow", "float", 0.0, 1.0, 1.0, doc="chance a villager votes a reported wolf when there is one"),
-    Knob("trust", "bool", default=True, doc="a seer claimer counts as cleared (never voted unless reported)"),
-    Knob("guard_claimers", "bool", default=True, doc="the paladin protects claimers first"),
-    Knob("eliminate", "float", 0.0, 1.0, 1.0, doc="chance the witch eliminates a reported wolf when she can"),
-    Knob("revive", "bool", default=True, doc="the witch revives a fallen claimer"),
+    Knob("claim_day", "int", 1, 8, 1, doc="the seer and the medium claim and report from this day on"),
+    Knob("report", "float", 0.0, 4.0, 1.0, doc="suspicion a seer claimer's report moves, times its trust"),
+    Knob("fake", "float", 0.0, 4.0, 1.0, doc="suspicion of a claimer, times its chance of lying"),
+    Knob("medium", "float", 0.0, 1.0, 1.0, doc="how far a medium's contradiction lowers a seer claimer's trust"),
+    Knob("witch_kill", "float", 0.0, 4.0, 1.5, doc="the witch eliminates the most suspected at this suspicion"),
+    Knob("witch_revive", "float", 0.0, 1.0, 1.0, doc="the witch revives a fallen claimer trusted this much"),
+    Knob("agree", "bool", default=True, doc="ties in suspicion go to the lowest seat (the table votes as one)"),
 )
 WOLF_KNOBS = (
-    Knob("fake_claim", "float", 0.0, 1.0, 1.0, doc="chance (per game) the accomplice fake-claims seer"),
-    Knob("hunt", "bool", default=True, doc="attack seer claimers first"),
-    Knob("vote_claimers", "bool", default=True, doc="vote seer claimers outside the team first"),
-    Knob("frame", "bool", default=True, doc="hati marks the most cleared participant (else at random)"),
+    Knob("fake_claim", "float", 0.0, 1.0, 1.0, doc="chance (per game) the accomplice counter-claims"),
+    Knob("fake_medium", "float", 0.0, 1.0, 0.0, doc="chance its counter-claim is the medium's (else the seer's)"),
+    Knob("fake_day", "int", 1, 8, 1, doc="the accomplice claims from this day on"),
+    Knob("clear", "float", 0.0, 1.0, 0.0, doc="chance a fake seer report clears a wolf instead of framing"),
+    Knob("wolf_claim", "float", 0.0, 1.0, 0.0, doc="with no accomplice at the table: chance a wolf claims seer"),
+    Knob("frame", "bool", default=True, doc="hati marks the participant most cleared by claimers (else at random)"),
+    Knob("dodge", "float", 0.0, 1.0, 1.0, doc="chance the attack avoids last night's target that survived (guarded)"),
 )
+
+SURE = 100.0  # suspicion of what a participant knows for certain
+
+
+@nb.njit(inline="always")
+def _bit(i):
+    return U1 << np.uint64(i)
+
+
+@nb.njit(inline="always")
+def _has(m, i):
+    return (m >> np.uint64(i)) & U1 != 0
 
 
 @nb.njit(inline="always")
@@ -67,172 +114,406 @@ def chance_nb(rng, p):
 
 
 @nb.njit(inline="always")
-def _my_ability_nb(view):
+def _ability_nb(view):
     return view.rules.table[view.my_role, RF.ABILITY]
 
 
 @nb.njit(inline="always")
-def _reported_nb(view, read):
-    """Participants that some living claimer reported as ``read`` (1 wolf, 0 village)."""
-    n = view.n
-    m = np.uint64(0)
-    for c in range(n):
-        if view.claim_role[c] == CLAIM_SEER and (view.alive >> np.uint64(c)) & U1:
-            for t in range(n):
-                if view.claim_res[c, t] == read:
-                    m |= U1 << np.uint64(t)
-    return m
-
-
-@nb.njit(inline="always")
-def _claimers_nb(view):
-    n = view.n
-    m = np.uint64(0)
-    for c in range(n):
-        if view.claim_role[c] == CLAIM_SEER:
-            m |= U1 << np.uint64(c)
-    return m
+def holders_nb(view, ability):
+    """How many seats of the public composition hold ``ability``."""
+    s = 0
+    for p in range(view.n):
+        if view.rules.table[view.rules.seats[p], RF.ABILITY] == ability:
+            s += 1
+    return s
 
 
 @nb.njit(inline="always")
 def _known_nb(view, read):
-    n = view.n
     m = np.uint64(0)
-    for t in range(n):
+    for t in range(view.n):
         if view.know[t] == read:
-            m |= U1 << np.uint64(t)
+            m |= _bit(t)
     return m
 
 
 @nb.njit(inline="always")
-def _pick_nb(rng, prefer, cands, me):
-    m = prefer & cands & ~(U1 << np.uint64(me))
-    if m:
-        return choose_bit_nb(rng, m)
-    m = cands & ~(U1 << np.uint64(me))
-    return choose_bit_nb(rng, m if m else cands)
+def _settle_nb(view, trust, kind, s):
+    """One role's claimers: confirmed → the rest lie; one holder → trusts sum to ≤ 1."""
+    m = view.claimed[kind]
+    if not m or s == 0:
+        return
+    confirmed = 0
+    total = 0.0
+    k = m
+    while k:
+        c = lowest_nb(k)
+        k &= k - U1
+        if trust[c] >= 1.0:
+            confirmed += 1
+        total += trust[c]
+    if confirmed >= s:
+        k = m
+        while k:
+            c = lowest_nb(k)
+            k &= k - U1
+            if trust[c] < 1.0:
+                trust[c] = 0.0
+    elif s == 1 and total > 1.0:
+        k = m
+        while k:
+            c = lowest_nb(k)
+            k &= k - U1
+            trust[c] /= total
 
 
 @nb.njit(inline="always")
+def trust_nb(view, trust):
+    """trust[c] for every claimer c (the mask of claimers is returned; others unset)."""
+    seers, mediums = view.claimed[CLAIM_SEER], view.claimed[CLAIM_MEDIUM]
+    claimers = seers | mediums
+    if not claimers:
+        return claimers
+    s_seer = holders_nb(view, Ab.DIVINE)
+    s_med = holders_nb(view, Ab.MEDIUM)
+    ks, km = popcount_nb(seers), popcount_nb(mediums)
+    k = claimers
+    while k:
+        c = lowest_nb(k)
+        k &= k - U1
+        if _has(seers, c):
+            trust[c] = min(1.0, s_seer / ks) if s_seer > 0 else 0.0
+        else:
+            trust[c] = min(1.0, s_med / km) if s_med > 0 else 0.0
+        if view.out_how[c] == How.ATTACKED:
+            trust[c] = 1.0
+    _settle_nb(view, trust, CLAIM_SEER, s_seer)
+    _settle_nb(view, trust, CLAIM_MEDIUM, s_med)
+    # the mediums' readings of voted-out participants
+    w_med = knob_nb(view, KV_MEDIUM, 1.0)
+    k = mediums
+    while k:
+        md = lowest_nb(k)
+        k &= k - U1
+        tm = trust[md]
+        if tm <= 0.0:
+            continue
+        wolf, vill = view.said[md, 1], view.said[md, 0]
+        j = claimers & ~_bit(md)
+        while j:
+            c = lowest_nb(j)
+            j &= j - U1
+            if _has(wolf, c):
+                trust[c] *= 1.0 - tm
+            elif _has(vill, c) and trust[c] < tm:
+                trust[c] = tm
+            elif _has(seers, c) and ((view.said[c, 1] & vill) | (view.said[c, 0] & wolf)):
+                trust[c] *= 1.0 - w_med * tm
+    # a confirmed seer's "wolf" on a claimer unmasks it
+    k = seers
+    while k:
+        c = lowest_nb(k)
+        k &= k - U1
+        if trust[c] >= 1.0:
+            j = view.said[c, 1] & claimers
+            while j:
+                t = lowest_nb(j)
+                j &= j - U1
+                if trust[t] < 1.0:
+                    trust[t] = 0.0
+    _settle_nb(view, trust, CLAIM_SEER, s_seer)
+    _settle_nb(view, trust, CLAIM_MEDIUM, s_med)
+    return claimers
+
+
+@nb.njit(inline="always")
+def suspicion_of_nb(view, trust, claimers, t, own, w_rep, w_fake, prior):
+    """How strongly the acting participant thinks t is on the wolf team (``own``: with what
+    it knows for certain; without, the table's public suspicion). A chance-like scale: a
+    claimer's chance of lying (× ``fake``), anyone else the wolf team's share of the table
+    (``prior``) moved by the seer claimers' reports."""
+    if own:
+        k = view.know[t]
+        if k == 1:
+            return SURE
+        if k == 0:
+            return -SURE
+    if _has(claimers, t):
+        return w_fake * (1.0 - trust[t])
+    x = prior
+    j = view.claimed[CLAIM_SEER]
+    while j:
+        c = lowest_nb(j)
+        j &= j - U1
+        if c != t and trust[c] > 0.0:
+            if _has(view.said[c, 1], t):
+                x += w_rep * trust[c]
+            elif _has(view.said[c, 0], t):
+                x -= w_rep * trust[c]
+    return x
+
+
+@nb.njit(inline="always")
+def prior_nb(view):
+    """The wolf team's share of the public composition."""
+    w = 0
+    for p in range(view.n):
+        if view.rules.table[view.rules.seats[p], RF.TEAM] == 1:
+            w += 1
+    return w / view.n
+
+
+@nb.njit(inline="always")
+def _extreme_nb(rng, view, trust, claimers, mask, own, sign, agree=False):
+    """A set bit of mask with the highest sign × suspicion (ties uniformly, or the lowest
+    seat with ``agree``; -1: empty)."""
+    w_rep = knob_nb(view, KV_REPORT, 1.0)
+    w_fake = knob_nb(view, KV_FAKE, 1.0)
+    prior = prior_nb(view)
+    best = -np.inf
+    top = np.uint64(0)
+    m = mask
+    while m:
+        j = lowest_nb(m)
+        m &= m - U1
+        v = sign * suspicion_of_nb(view, trust, claimers, j, own, w_rep, w_fake, prior)
+        if v > best + 1e-12:
+            best = v
+            top = _bit(j)
+        elif v > best - 1e-12:
+            top |= _bit(j)
+    if not top:
+        return -1, best
+    if agree:
+        return lowest_nb(top), sign * best
+    return choose_bit_nb(rng, top), sign * best
+
+
+@nb.njit(inline="always")
+def _most_trusted_nb(mask, claimers, trust):
+    """The set bit of mask ∩ claimers with the highest positive trust (-1: none)."""
+    best = -1
+    m = mask & claimers
+    while m:
+        c = lowest_nb(m)
+        m &= m - U1
+        if trust[c] > 0.0 and (best < 0 or trust[c] > trust[best]):
+            best = c
+    return best
+
+
+# ------------------------------------------------------------------------- village
+
+@nb.njit(inline="always")
 def village_vote_nb(rng, view, cands):
-    me = view.me
-    if _my_ability_nb(view) == Ab.DIVINE:
-        wolves = _known_nb(view, 1) & ~(U1 << np.uint64(me))
-        if wolves & cands:
-            return choose_bit_nb(rng, wolves & cands)
-        return _pick_nb(rng, ~_known_nb(view, 0), cands, me)
-    wolves = _reported_nb(view, 1)
-    if wolves & cands & ~(U1 << np.uint64(me)) and chance_nb(rng, knob_nb(view, KV_FOLLOW, 1.0)):
-        return _pick_nb(rng, wolves, cands, me)
-    cleared = _reported_nb(view, 0) | _known_nb(view, 0)
-    if knob_nb(view, KV_TRUST, 1.0) != 0.0:
-        cleared |= _claimers_nb(view)
-    return _pick_nb(rng, ~cleared, cands, me)
+    trust = scratch_nb(view.n)
+    claimers = trust_nb(view, trust)
+    m = cands & ~_bit(view.me)
+    agree = knob_nb(view, KV_AGREE, 1.0) != 0.0
+    t, _ = _extreme_nb(rng, view, trust, claimers, m if m else cands, True, 1.0, agree)
+    return t
 
 
 @nb.njit(inline="always")
 def village_divine_nb(rng, view):
-    m = others_alive_nb(view) & ~_known_nb(view, 0) & ~_known_nb(view, 1)
-    if not m:
-        m = others_alive_nb(view)
-    if not m:
+    unread = others_alive_nb(view) & ~_known_nb(view, 0) & ~_known_nb(view, 1)
+    if not unread:
+        unread = others_alive_nb(view)
+    if not unread:
         return -1
-    t = choose_bit_nb(rng, m)
+    m = unread & (view.claimed[CLAIM_SEER] | view.claimed[CLAIM_MEDIUM])
+    t = choose_bit_nb(rng, m if m else unread)
     view.mem[MEM_LAST_DIVINED] = t + 1
     return t
 
 
 @nb.njit(inline="always")
 def village_speak_nb(rng, view):
-    if _my_ability_nb(view) != Ab.DIVINE or view.mem[MEM_LAST_DIVINED] == 0:
-        return -1
+    """The seer reports her newest reading, the medium a result not yet announced."""
     if view.day < knob_nb(view, KV_CLAIM_DAY, 1.0):
         return -1
-    t = view.mem[MEM_LAST_DIVINED] - 1
-    return t * 2 + view.know[t]
+    ab = _ability_nb(view)
+    if ab == Ab.DIVINE:
+        if view.mem[MEM_LAST_DIVINED] == 0:
+            return -1
+        t = view.mem[MEM_LAST_DIVINED] - 1
+        return CLAIM_SEER * CLAIM_BASE + t * 2 + view.know[t]
+    if ab == Ab.MEDIUM:
+        me = view.me
+        for t in range(view.n):
+            if t != me and view.know[t] >= 0 and view.out_how[t] == How.VOTED and view.claim_res[me, t] < 0:
+                return CLAIM_MEDIUM * CLAIM_BASE + t * 2 + view.know[t]
+    return -1
 
 
 @nb.njit(inline="always")
 def village_protect_nb(rng, view):
+    """The most trusted living claimer, then others; never last night's set (the pair rule)."""
     avail = others_alive_nb(view)
     k = min(view.rules.table[view.my_role, RF.PROTECT], popcount_nb(avail))
+    if k <= 0:
+        return np.uint64(0)
+    trust = scratch_nb(view.n)
+    claimers = trust_nb(view, trust)
+    first = _most_trusted_nb(avail, claimers, trust)
     last = view.last_protect
-    m = _claimers_nb(view) & avail if knob_nb(view, KV_GUARD, 1.0) != 0.0 else np.uint64(0)
-    while popcount_nb(m) > k:
-        m &= m - U1
-    m |= random_subset_nb(rng, avail & ~m, k - popcount_nb(m))
-    if m == last and popcount_nb(m) >= 2:
-        return random_protect_nb(rng, view)
+    m = _bit(first) if first >= 0 else np.uint64(0)
+    rest = avail & ~m
+    fresh = rest & ~last  # a second participant not protected last night keeps the set new
+    need = k - popcount_nb(m)
+    if popcount_nb(fresh) >= need:
+        m |= random_subset_nb(rng, fresh, need)
+    else:
+        m |= fresh | random_subset_nb(rng, rest & ~fresh, need - popcount_nb(fresh))
+    if m == last and k >= 2:  # only last night's set was possible with this first pick
+        return random_protect_nb(rng, view)  # (it knows the rule's corner cases)
     return m
 
 
 @nb.njit(inline="always")
 def village_witch_nb(rng, view):
-    me = view.me
-    wolves = (_reported_nb(view, 1) | _known_nb(view, 1)) & others_alive_nb(view)
-    if wolves and chance_nb(rng, knob_nb(view, KV_ELIMINATE, 1.0)):
-        return WITCH_ELIMINATE * WITCH_BASE + choose_bit_nb(rng, wolves)
     n = view.n
+    trust = scratch_nb(n)
+    claimers = trust_nb(view, trust)
+    others = others_alive_nb(view)
+    if others:
+        t, s = _extreme_nb(rng, view, trust, claimers, others, True, 1.0)
+        if s >= knob_nb(view, KV_WITCH_KILL, 1.5):
+            return WITCH_ELIMINATE * WITCH_BASE + t
     full = (U1 << np.uint64(n)) - U1
-    dead_claimers = _claimers_nb(view) & full & ~view.alive & ~(U1 << np.uint64(me))
-    if dead_claimers and knob_nb(view, KV_REVIVE, 1.0) != 0.0:
-        return WITCH_REVIVE * WITCH_BASE + choose_bit_nb(rng, dead_claimers)
+    dead = full & ~view.alive & ~_bit(view.me)
+    best = _most_trusted_nb(dead, claimers, trust)
+    if best >= 0 and trust[best] >= knob_nb(view, KV_WITCH_REVIVE, 1.0):
+        return WITCH_REVIVE * WITCH_BASE + best
     return WITCH_PASS * WITCH_BASE
 
 
+# ------------------------------------------------------------------------- wolves
+
 @nb.njit(inline="always")
 def wolf_vote_nb(rng, view, cands):
-    me = view.me
     team = _known_nb(view, 1)
-    seers = _claimers_nb(view) & ~team
-    if seers & cands and knob_nb(view, KW_VOTE, 1.0) != 0.0:
-        return choose_bit_nb(rng, seers & cands)
-    return _pick_nb(rng, ~team, cands, me)
+    m = cands & ~team
+    if not m:
+        return choose_bit_nb(rng, cands)
+    trust = scratch_nb(view.n)
+    claimers = trust_nb(view, trust)
+    c = _most_trusted_nb(m, claimers, trust)
+    if c >= 0:
+        return c
+    t, _ = _extreme_nb(rng, view, trust, claimers, m, False, -1.0)  # the one the village trusts most
+    return t
 
 
 @nb.njit(inline="always")
 def wolf_attack_nb(rng, view, cands):
-    seers = _claimers_nb(view) & cands
-    if seers and knob_nb(view, KW_HUNT, 1.0) != 0.0:
-        return choose_bit_nb(rng, seers)
-    return choose_bit_nb(rng, cands)
+    """The most trusted claimer, unless last night's attack on it failed (it is guarded)."""
+    trust = scratch_nb(view.n)
+    claimers = trust_nb(view, trust)
+    m = cands
+    last = view.mem[MEM_ATTACKED] - 1
+    if last >= 0 and _has(cands, last) and popcount_nb(cands) > 1 \
+            and chance_nb(rng, knob_nb(view, KW_DODGE, 1.0)):
+        m = cands & ~_bit(last)
+    c = _most_trusted_nb(m, claimers, trust)
+    if c < 0:
+        c = choose_bit_nb(rng, m)
+    view.mem[MEM_ATTACKED] = c + 1
+    return c
 
 
 @nb.njit(inline="always")
 def wolf_mark_nb(rng, view):
+    """Hati frames the participant most cleared by claimers (never the last one, nor its team)."""
     if knob_nb(view, KW_FRAME, 1.0) == 0.0:
         return random_mark_nb(rng, view)
-    n = view.n
     last = view.last_mark
     avail = others_alive_nb(view) & ~_known_nb(view, 1)
     if last >= 0:
-        avail &= ~(U1 << np.uint64(last))
+        avail &= ~_bit(last)
     if not avail:
         return -1
+    claimers = view.claimed[CLAIM_SEER] | view.claimed[CLAIM_MEDIUM]
     best = -1
     best_score = -1
-    for t in range(n):
-        if (avail >> np.uint64(t)) & U1:
-            score = 0
-            for c in range(n):
-                if view.claim_res[c, t] == 0:
-                    score += 1
-            if score > best_score:
-                best_score = score
-                best = t
+    m = avail
+    while m:
+        t = lowest_nb(m)
+        m &= m - U1
+        score = 0
+        j = claimers
+        while j:
+            c = lowest_nb(j)
+            j &= j - U1
+            if _has(view.said[c, 0], t):
+                score += 1
+        if score > best_score:
+            best_score = score
+            best = t
     return best
 
 
 @nb.njit(inline="always")
+def _fake_seer_nb(rng, view, team):
+    """A fake seer's report: clear fenrir / a wolf, or frame the trusted rival claimer."""
+    wolves_alive = team & view.alive & ~_bit(view.me)
+    if wolves_alive and chance_nb(rng, knob_nb(view, KW_CLEAR, 0.0)):
+        return CLAIM_SEER * CLAIM_BASE + choose_bit_nb(rng, wolves_alive) * 2 + 0
+    targets = others_alive_nb(view) & ~team
+    if not targets:
+        return -1
+    trust = scratch_nb(view.n)
+    claimers = trust_nb(view, trust)
+    c = _most_trusted_nb(targets & ~view.said[view.me, 1], claimers, trust)
+    if c < 0:
+        cleared = np.uint64(0)
+        j = claimers
+        while j:
+            k = lowest_nb(j)
+            j &= j - U1
+            cleared |= view.said[k, 0]
+        fresh = targets & ~cleared & ~view.said[view.me, 1]
+        c = choose_bit_nb(rng, fresh if fresh else targets)
+    return CLAIM_SEER * CLAIM_BASE + c * 2 + 1
+
+
+@nb.njit(inline="always")
+def _fake_medium_nb(view, team):
+    """A fake medium's report: the opposite of the truth of a voted-out participant."""
+    me = view.me
+    for t in range(view.n):
+        if t != me and view.out_how[t] == How.VOTED and view.out_day[t] == view.day - 1 \
+                and view.claim_res[me, t] < 0:
+            return CLAIM_MEDIUM * CLAIM_BASE + t * 2 + (0 if _has(team, t) else 1)
+    return -1
+
+
+@nb.njit(inline="always")
 def wolf_speak_nb(rng, view):
-    """The accomplice fake-claims seer, 'finding' a village-team participant as wolf."""
-    if view.rules.table[view.my_role, RF.MADMAN] != 1:
+    """The accomplice's (or, with none at the table, a wolf's) counter-claim."""
+    madman = view.rules.table[view.my_role, RF.MADMAN] == 1
+    if not madman:
+        p_wolf = knob_nb(view, KW_WOLF_CLAIM, 0.0)
+        if p_wolf <= 0.0:
+            return -1
+        for p in range(view.n):  # an accomplice at the table claims instead
+            if view.rules.table[view.rules.seats[p], RF.MADMAN] == 1:
+                return -1
+        if view.claimed[CLAIM_SEER] & _known_nb(view, 1) & ~_bit(view.me):
+            return -1  # a teammate already claims
+    if view.day < knob_nb(view, KW_FAKE_DAY, 1.0):
         return -1
-    if view.mem[MEM_FAKE] == 0:  # decided once per game (mem starts at zero every game)
-        view.mem[MEM_FAKE] = 1 if chance_nb(rng, knob_nb(view, KW_FAKE, 1.0)) else 2
-    if view.mem[MEM_FAKE] == 2:
-        return -1
-    m = others_alive_nb(view) & ~_known_nb(view, 1)
-    if not m:
-        return -1
-    return choose_bit_nb(rng, m) * 2 + 1
+    if view.mem[MEM_FAKE] == 0:
+        p = knob_nb(view, KW_FAKE, 1.0) if madman else knob_nb(view, KW_WOLF_CLAIM, 0.0)
+        if not chance_nb(rng, p):
+            view.mem[MEM_FAKE] = 2
+        elif madman and chance_nb(rng, knob_nb(view, KW_FAKE_MEDIUM, 0.0)):
+            view.mem[MEM_FAKE] = 3
+        else:
+            view.mem[MEM_FAKE] = 1
+    team = _known_nb(view, 1)
+    if view.mem[MEM_FAKE] == 1:
+        return _fake_seer_nb(rng, view, team)
+    if view.mem[MEM_FAKE] == 3:
+        return _fake_medium_nb(view, team)
+    return -1
