@@ -42,7 +42,8 @@ What is modelled — exactly what the engine does in such a duel
   a defender whose sub action may now be spent (no reaction then).
 * **Damage** (R-10): weapon dice (×2 on a "double" critical); a kaii defender takes 0
   from a physical weapon that is not ``enhanced``; otherwise armour % (``floor``),
-  armour fixed, guard, items — never below 0.
+  armour fixed, guard, items (a plain ``reduction`` and carried reduction tools, R-19) —
+  never below 0.
 * **Positions**: the two characters may stand at any distance as long as nobody ever
   moves: both equipped weapons must reach (melee: zero or near band) and no
   ``keep_range`` character may ever step away or close in (T-6: in the other's square,
@@ -55,7 +56,8 @@ What is modelled — exactly what the engine does in such a duel
 
 Rejected with one :class:`~sim.errors.SimInputError`: more than two characters or a
 side with several; abilities of any kind; an equipped weapon with ammunition
-(``ammo > 0``); a user reaction plug-in; ``monologue = "low_mp"`` with MP ≤ 2; an
+(``ammo > 0``); items used in combat (``heal_hp`` / ``heal_mp``, R-19); a user reaction
+plug-in; ``monologue = "low_mp"`` with MP ≤ 2; an
 equipped weapon that does not reach, or a ``keep_range`` retreat (see Positions); a
 chain with more than :data:`MAX_STATES` states.
 
@@ -88,7 +90,7 @@ import numpy as np
 
 from sim.errors import SimInputError
 from sim.trpg.dice import Dice, check_probability
-from sim.trpg.enums import CF, K, MO, MV, RE, RL, WF
+from sim.trpg.enums import CF, IF, K, MAX_ITEMS, MO, MV, N_IF, RE, RL, WF
 from sim.trpg.rules_nb import G_ARM, G_DIGIT, G_NONE, G_ROLL, auto_choice_nb, p_success216_nb  # the engine's `auto`
 from sim.trpg.sheets import PLUGIN, Setup
 
@@ -158,6 +160,8 @@ def _validate(sc: Setup) -> None:
             problems.append(f"{where}: abilities are not modelled")
         if int(S.weapons[w, WF.AMMO]) > 0:
             problems.append(f"{where}: the equipped weapon {wid!r} uses ammunition (ammo > 0)")
+        if any(int(S.chars[i, CF.ITEM0 + N_IF * k + IF.EFFECT]) != 0 for k in range(MAX_ITEMS)):
+            problems.append(f"{where}.items: items used in combat (R-19) are not modelled")
         if int(S.chars[i, CF.S_REACTION]) >= PLUGIN:
             problems.append(f"{where}.strategy.reaction: user plug-ins are not modelled")
         if int(S.chars[i, CF.S_MONOLOGUE]) == MO.LOW_MP and int(S.chars[i, CF.MP]) <= 2:

@@ -1,0 +1,186 @@
+"""Items (持ち物, R-19 / T-12) and the monologue's chosen checks (R-20): the data is checked
+(an unknown item is an error naming the closest), the kernel matches the naive reference
+combat by combat on random scenarios that carry items, a heal item helps its holder, and
+the monologue's criticals go only to the check kinds its strategy names."""
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from sim.core.seeding import run_key
+from sim.errors import SimInputError
+from sim.trpg.enums import CF, IF, N_IF
+from sim.trpg.game import run
+from sim.trpg.game_nb import chunk_kernel
+from sim.trpg.sheets import build_config, compile_setup, resolve_setup
+from sim.trpg.trace import trace
+from tests.test_trpg_diff import diff_combats, random_config
+
+# a 1v1 knife duel: x carries what a test gives it
+DUEL = {
+    "scenario": {"name": "medkit", "sides": ["a", "b"]},
+    "characters": {
+        "x": {"side": "a", "position": 0, "hp": 14, "weapons": ["knife"],
+              "skills": {"athletics": 10, "melee": 11, "dodge": 9, "shooting": 7}},
+        "y": {"side": "b", "position": 1, "hp": 14, "weapons": ["knife"],
+              "skills": {"athletics": 10, "melee": 11, "dodge": 9, "shooting": 7}},
+    },
+}
+N = 3000
+
+
+def duel(sets=()):
+    return resolve_setup(DUEL, list(sets))
+
+
+def rate(sc, games=N, seed=3):
+    s = run(games, seed, scenario=sc, threads=1).to_json()
+    return s["win_rate"]["a"]
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    return chunk_kernel()
+
+
+# ----------------------------------------------------------------------------- data
+
+def test_items_compile_into_slots_and_the_carried_reduction():
+    sc = duel(["characters.x.items.first_aid=2", "characters.x.items.charm=1", "characters.x.items.reduction=1"])
+    row = sc.nb.chars[0]
+    assert row[CF.ITEM_FIXED] == 2  # the plain reduction 1 and the charm, a carried tool (R-10 items step)
+    assert row[CF.ITEM0 + IF.COUNT] == 2 and row[CF.ITEM0 + N_IF + IF.EFFECT] == 0  # one slot used
+    assert sc.item_slots == [["first_aid"], []]
+
+
+@pytest.mark.parametrize("sets, msg", [
+    (["characters.x.items.first_ade=1"], "unknown item 'first_ade' (did you mean 'first_aid'?)"),
+    (["characters.x.items.first_aid=-1"], "characters.x.items.first_aid"),
+    (["items.first_aid.effect=heal"], "items.first_aid.effect"),
+    (["items.first_aid.action=carried"], "only a `reduction` tool works by being carried"),
+    (["items.charm.kind=consumable"], "a `reduction` item is a tool"),
+    (["characters.x.strategy.monologue_checks=attack,dogde"], "unknown check kind 'dogde' (did you mean 'dodge'?)"),
+    (["characters.x.strategy.item_hp_at=2"], "characters.x.strategy.item_hp_at"),
+])
+def test_bad_item_data_is_one_error(sets, msg):
+    with pytest.raises(SimInputError, match=None) as e:
+        duel(sets)
+    assert msg in str(e.value)
+
+
+def test_an_unknown_item_key_is_an_error_on_the_command_line(tmp_path):
+    import subprocess
+    import sys
+
+    p = tmp_path / "s.toml"
+    p.write_text('[scenario]\nsides = ["a", "b"]\n[characters.x]\nside = "a"\nhp = 5\nitems = { bandage = 1 }\n'
+                 '[characters.y]\nside = "b"\nhp = 5\n', encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "sim", "trpg", "run", str(p), "--games", "1"], capture_output=True,
+                       text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:") and "unknown item 'bandage'" in lines[0], r.stderr
+
+
+# ----------------------------------------------------------------------------- kernel vs naive
+
+def _with_items(cfg: dict, rng) -> dict:
+    """``cfg`` (tests.test_trpg_diff.random_config) with items and monologue choices."""
+    cfg["items"] = {
+        "salve": {"kind": str(rng.choice(["consumable", "tool"])), "effect": "heal_hp",
+                  "action": str(rng.choice(["main_or_sub", "main", "sub"])), "dice": "1d6", "fixed": 1},
+        "tea": {"effect": "heal_mp", "fixed": int(rng.integers(1, 6)),
+                "action": str(rng.choice(["main_or_sub", "main", "sub"]))},
+        "amulet": {"kind": "tool", "effect": "reduction", "fixed": int(rng.integers(1, 3))},
+    }
+    for c in cfg["characters"].values():
+        st = c.setdefault("strategy", {})
+        if rng.random() < 0.7:
+            active = [str(k) for k in rng.choice(["salve", "first_aid", "tea", "tonic"], size=int(rng.integers(1, 4)),
+                                                 replace=False)]
+            c["items"] = {k: int(rng.integers(0, 3)) for k in active + (["amulet"] if rng.random() < 0.3 else [])}
+        st["item_hp_at"] = float(rng.choice([0.0, 0.3, 0.5, 0.9, 1.0]))
+        st["item_mp_at"] = float(rng.choice([0.0, 0.3, 1.0]))
+        st["item_action"] = str(rng.choice(["main", "sub"]))
+        st["monologue"] = str(rng.choice(["fallen", "low_mp"]))
+        st["monologue_checks"] = [k for k in ("attack", "dodge", "cover", "move", "life") if rng.random() < 0.5]
+    return cfg
+
+
+def test_random_scenarios_with_items_match_naive(kernel):
+    rng = np.random.default_rng(4242)
+    key = run_key(16, 19)
+    bad, n, used = [], 0, Counter()
+    for case in range(40):
+        cfg = _with_items(random_config(rng), rng)
+        sc = compile_setup(build_config(cfg))
+        used["slots"] += int(sum((sc.nb.chars[:, CF.ITEM0 + N_IF * k + IF.EFFECT] > 0).sum() for k in range(3)))
+        b, results = diff_combats(kernel, sc, key, 4, start=4 * case)
+        n += len(results)
+        bad += [(case, g, d) for g, d in b]
+    assert not bad, f"{len(bad)} of {n} combats differ; first (case, g, (engine, naive)): {bad[:3]}"
+    assert used["slots"] > 60
+
+
+def test_a_trace_shows_the_item_used():
+    for how in ("main", "sub"):
+        sc = duel(["characters.x.items.first_aid=1", "characters.x.strategy.item_hp_at=0.9",
+                   f"characters.x.strategy.item_action={how}"])
+        events = [e for g in range(5) for e in trace(sc, 1, g).events if e["event"] == "item"]
+        assert events and all(e["actor"] == "x" and e["item"] == "first_aid" and e["rule"] == "R-19" for e in events)
+        assert all(e["main"] == (how == "main") for e in events)
+
+
+# ----------------------------------------------------------------------------- what items are worth
+
+def test_a_heal_item_raises_its_holders_win_rate():
+    """Two first-aid kits (2d6 each) lift x from an even duel by at least 5 points (95 %)."""
+    base = rate(duel())
+    kits = rate(duel(["characters.x.items.first_aid=2"]))
+    se = math.sqrt(base * (1 - base) / N + kits * (1 - kits) / N)
+    assert kits - base - 1.96 * se >= 0.05, (base, kits)
+
+
+@pytest.mark.parametrize("scenario, holder", [("kite", "gun"), ("kite", "bat"), ("arm_guard", "boxer")])
+def test_carrying_a_heal_item_never_hurts_under_the_default_strategy(scenario, holder):
+    """A first-aid kit under the default thresholds: the holder's side never does worse
+    (beyond the noise: the lower 95 % bound of the change is above -1.5 points)."""
+    sc0 = resolve_setup(scenario)
+    side = sc0.sides[int(sc0.nb.chars[sc0.ids.index(holder), CF.SIDE])]
+
+    def r(sets):
+        s = run(N, 9, scenario=resolve_setup(scenario, sets), threads=1).to_json()
+        return s["win_rate"][side]
+
+    base, kit = r([]), r([f"characters.{holder}.items.first_aid=1"])
+    se = math.sqrt(base * (1 - base) / N + kit * (1 - kit) / N)
+    assert kit - base + 1.96 * se >= -0.015, (base, kit)
+
+
+# ----------------------------------------------------------------------------- the monologue (R-20)
+
+def test_monologue_criticals_go_only_to_the_chosen_checks():
+    """A fallen x (its ally z still up) monologues; with ``monologue_checks = ["attack"]`` its life checks are
+    rolled (no monologue critical on them), with ``["life"]`` they are monologue criticals."""
+    base = ["characters.x.hp=3", "characters.x.strategy.monologue=fallen", "characters.x.strategy.life_mp=2",
+            "characters.x.strategy.item_hp_at=0"]
+
+    ally = {"side": "a", "position": 0, "hp": 30, "weapons": ["fists"], "strategy": {"cover": False}}
+
+    def crit_checks(kinds):
+        cfg = {**DUEL, "characters": {**DUEL["characters"], "z": ally}}  # a fallen x: its side goes on
+        sc = resolve_setup(cfg, base + [f"characters.x.strategy.monologue_checks={kinds}"])
+        got = Counter()
+        for g in range(12):
+            for e in trace(sc, 2, g).events:
+                if e["event"] == "check" and e["actor"] == "x" and e["roll"] == 0:
+                    got[e["check"]] += 1
+        return got
+
+    only_attack = crit_checks("attack")
+    only_life = crit_checks("life")
+    assert only_attack["life check"] == 0 and only_life["life check"] > 0, (only_attack, only_life)
+    assert only_life["attack"] == 0
