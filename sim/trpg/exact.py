@@ -5,7 +5,7 @@ exact probability that each side wins, the draw probability and the mean (and st
 deviation) of the number of rounds — the quantities the Monte Carlo engine
 (:mod:`sim.trpg.game_nb`, ``sim trpg run``) estimates as ``win_rate``, ``draw_rate``
 and ``mean_rounds``. :func:`duel_exact_builds` does the same for two builds of a
-``[builds.NAME]`` file (as ``sim trpg matrix`` pairs them, both in the same square).
+``[builds.NAME]`` file (as ``sim trpg matrix`` pairs them, at its ``[matrix] distance``).
 
 What is modelled — exactly what the engine does in such a duel
 -----------------------------------------------------------------
@@ -48,7 +48,8 @@ What is modelled — exactly what the engine does in such a duel
   moves: both equipped weapons must reach (melee: zero or near band) and no
   ``keep_range`` character may ever step away or close in (T-6: in the other's square,
   near a melee enemy with ``kite``, or out of reach below ``min_hit``), and no
-  ``swap_to_melee_at`` swap may happen (T-10). :func:`duel_exact_builds` puts both in the same square.
+  ``swap_to_melee_at`` swap may happen (T-10). :func:`duel_exact_builds` puts them at the
+  builds file's ``[matrix] distance``, as the matrix does.
 * Inert, hence accepted: ``target`` strategies (one candidate), ``cover`` (no ally),
   ``life_mp``, ``heal_below``, MP, SP, the symptom table, ``monologue = "never"`` or
   ``"fallen"`` (a fallen duellist has already lost), ``"low_mp"`` with MP > 2 (MP never
@@ -77,7 +78,6 @@ vector–matrix products (the loop stops early once no probability mass is left)
 """
 from __future__ import annotations
 
-import copy
 import time
 from array import array
 from dataclasses import dataclass
@@ -504,11 +504,13 @@ def duel_exact(scenario: Setup, *, fractions: bool = False) -> dict:
 
 def duel_exact_builds(builds_toml_path: str | Path, a: str, b: str, first: str = "a",
                       sets: Iterable[str] = (), *, fractions: bool = False) -> dict:
-    """:func:`duel_exact` of build ``a`` (side "a") against build ``b`` (side "b"), same square.
+    """:func:`duel_exact` of build ``a`` (side "a") against build ``b`` (side "b"), at the
+    distance ``sim trpg matrix`` plays them (the builds file's ``[matrix] distance``).
 
-    The pair is made by :func:`sim.trpg.matrix.pair_scenario` with ``[matrix] distance``
-    forced to 0; ``sets`` are ``PATH=VALUE`` overrides of that pair scenario (characters
-    are ``a_<a>`` and ``b_<b>``).
+    The pair is made by :func:`sim.trpg.matrix.pair_scenario`, as the matrix makes it;
+    ``sets`` are ``PATH=VALUE`` overrides of that pair scenario (characters are ``a_<a>``
+    and ``b_<b>``). A pair the model cannot play at that distance (a melee weapon that does
+    not reach, a ``keep_range`` step) is one error that says so.
     """
     from sim.trpg.matrix import load_builds, pair_scenario
 
@@ -519,7 +521,12 @@ def duel_exact_builds(builds_toml_path: str | Path, a: str, b: str, first: str =
             raise SimInputError(f"{who}: unknown build {name!r}; builds are {', '.join(names)}")
     if first not in ("a", "b"):
         raise SimInputError(f"--first: expected a or b, got {first!r}")
-    cfg = copy.deepcopy(cfg)
     m = cfg.get("matrix")
-    cfg["matrix"] = {**(m if isinstance(m, dict) else {}), "distance": 0}
-    return duel_exact(pair_scenario(cfg, a, b, first, sets), fractions=fractions)
+    dist = (m if isinstance(m, dict) else {}).get("distance", 1)
+    try:
+        return duel_exact(pair_scenario(cfg, a, b, first, sets), fractions=fractions)
+    except SimInputError as e:
+        if "does not reach" not in str(e) and "keep_range" not in str(e):
+            raise  # not a matter of distance
+        raise SimInputError(f"{e} — at the builds file's [matrix] distance = {dist}, the distance "
+                            f"`sim trpg matrix` plays them at") from None
