@@ -184,3 +184,24 @@ def test_monologue_criticals_go_only_to_the_chosen_checks():
     only_life = crit_checks("life")
     assert only_attack["life check"] == 0 and only_life["life check"] > 0, (only_attack, only_life)
     assert only_life["attack"] == 0
+
+
+def test_by_default_a_monologue_spends_no_critical_on_a_move():
+    """x monologues at once (``low_mp`` with 2 MP) three squares from y: it must walk. By
+    default (attack, dodge, life) its move checks are rolled and the criticals wait for its
+    attacks; with ``"any"`` the first three checks — moves — take them (the old reading)."""
+    base = ["characters.x.mp=2", "characters.x.strategy.monologue=low_mp", "characters.y.position=3",
+            "characters.x.strategy.item_hp_at=0"]
+
+    def crits(sets):
+        got = Counter()
+        sc = duel(base + sets)
+        for g in range(8):
+            for e in trace(sc, 4, g).events:
+                if e["event"] == "check" and e["actor"] == "x" and e["roll"] == 0:
+                    got[e["check"]] += 1
+        return got
+
+    default, anything = crits([]), crits(["characters.x.strategy.monologue_checks=any"])
+    assert default["move"] == 0 and default["attack"] > 0, default
+    assert anything["move"] > 0, anything
