@@ -137,9 +137,12 @@ def test_a_trace_shows_the_item_used():
 # ----------------------------------------------------------------------------- what items are worth
 
 def test_a_heal_item_raises_its_holders_win_rate():
-    """Two first-aid kits (2d6 each) lift x from an even duel by at least 5 points (95 %)."""
+    """The shipped ``medkit``: x's two first-aid kits (2d6 each) lift it from an even duel
+    (the same sheets without kits: ``DUEL``) by at least 5 points (95 %)."""
     base = rate(duel())
-    kits = rate(duel(["characters.x.items.first_aid=2"]))
+    kits = rate(resolve_setup("medkit"))
+    assert resolve_setup("medkit").nb.chars[0, CF.ITEM0 + IF.COUNT] == 2
+    assert rate(resolve_setup("medkit", ["characters.x.items.first_aid=0"])) == base  # the same duel
     se = math.sqrt(base * (1 - base) / N + kits * (1 - kits) / N)
     assert kits - base - 1.96 * se >= 0.05, (base, kits)
 
