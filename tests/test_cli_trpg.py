@@ -99,8 +99,23 @@ def test_matrix_both_ways(tmp_path):
         assert x["games"] == 1600  # both first-move orders
         # a's wins against b plus b's wins against a never exceed the games played
         assert x["wins"] + m[(b, a)]["wins"] <= 1600
+        # draws and the split by who acted first add up, and mirror the opponent's row
+        assert x["wins"] + x["draws"] + x["losses"] == 1600 and x["losses"] == m[(b, a)]["wins"]
+        assert x["first_wins"] + x["second_wins"] == x["wins"] and x["first_draws"] + x["second_draws"] == x["draws"]
+        assert x["first_wins"] + x["first_draws"] + m[(b, a)]["second_wins"] == 800
     assert {x["build"] for x in d["overall"]} == {"brawler", "gunslinger", "dodger", "tank"}
-    assert all(len(x["top_rivals"]) == 3 for x in d["rivals"])
+    # rivals: only the opponents a build loses to, worst first
+    for x in d["rivals"]:
+        rates = [m[(x["build"], o)]["win_rate"] for o in x["top_rivals"]]
+        assert rates == sorted(rates) and all(r < 0.5 for r in rates) and rates == x["rival_win_rates"]
+        beaten = [o for (a, o), y in m.items() if a == x["build"] and y["win_rate"] < 0.5]
+        assert len(x["top_rivals"]) == min(3, len(beaten))
+    # Bradley–Terry: mean 0, ordered like the pooled win rate here, each inside its interval
+    ov = d["overall"]
+    assert abs(sum(x["rating"] for x in ov)) < 1e-6
+    assert all(x["rating_ci_low"] < x["rating"] < x["rating_ci_high"] for x in ov)
+    best = max(ov, key=lambda x: x["win_rate"])
+    assert best["rating"] == max(x["rating"] for x in ov)
 
 
 def test_outside_commands():

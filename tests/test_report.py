@@ -90,6 +90,9 @@ def test_single_run_and_matrix_and_loo_reports(tmp_path):
         assert r.exit_code == 0, (name, r.output)
         report(tmp_path / name, tmp_path / f"rep-{name}")
         check_page(tmp_path / f"rep-{name}", expect[name])
+    # the matrix report's overall table carries the Bradley–Terry ratings and their interval
+    page = (tmp_path / "rep-matrix" / "index.html").read_text(encoding="utf-8")
+    assert all(f"<th>{c}</th>" in page for c in ("rating", "rating_ci_low", "rating_ci_high"))
 
 
 def test_marginal_pools_counts_over_cells():

@@ -19,7 +19,7 @@ from sim.core.output import rules_page_hash
 from sim.errors import SimInputError
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = {"looper": 14, "werewolf": 7, "trpg": 14}  # R-1 … R-n on each rules page
+GAMES = {"looper": 14, "werewolf": 7, "trpg": 20}  # R-1 … R-n on each rules page
 RULINGS = {"P": "looper", "Q": "werewolf", "T": "trpg"}  # project rulings: docs/<game>.md
 ID = re.compile(r"\b([RPQT])-([0-9]+)\b")
 runner = CliRunner()

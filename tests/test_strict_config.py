@@ -162,8 +162,8 @@ def test_trpg_scenario_and_sheet_keys(tmp_path):
     one_error(invoke("trpg", "run", sc, "--games", "10"), "'scenario.frist' (did you mean 'scenario.first'?)")
     sc = write(tmp_path, "s.toml", text.replace('armour = { pct = 10, fixed = 0 }',
                                                 'armour = { pct = 10, fixed = 0 }\nitems = { potion = 2 }'))
-    one_error(invoke("trpg", "run", sc, "--games", "10"), "unknown key 'characters.aoi.items.potion'",
-              "[characters.aoi.items] takes reduction")
+    one_error(invoke("trpg", "run", sc, "--games", "10"), "characters.aoi.items.potion: unknown item 'potion'",
+              "items are reduction, first_aid")  # item names are the [items] table's
     sc = write(tmp_path, "s.toml", text.replace('strategy = { target = "weakest", reaction = "dodge" }',
                                                 'strategy = { target = "weakest", reacton = "dodge" }'))
     one_error(invoke("trpg", "run", sc, "--games", "10"),
@@ -249,7 +249,9 @@ def test_trpg_set_unknown_keys_exit_2():
     one_error(invoke("trpg", "run", ALLEY, "--games", "10", "--set", "characters.aoii.hp=5"),
               "no character 'characters.aoii' (did you mean 'characters.aoi'?)")
     one_error(invoke("trpg", "run", ALLEY, "--games", "10", "--set", "characters.aoi.items.potion=2"),
-              "'characters.aoi.items.potion'", "takes reduction")
+              "characters.aoi.items.potion: unknown item 'potion'", "items are reduction")
+    one_error(invoke("trpg", "run", ALLEY, "--games", "10", "--set", "characters.aoi.items.reductoin=2"),
+              "unknown item 'reductoin' (did you mean 'reduction'?)")
 
 
 def test_looper_set_lists_and_defaults():

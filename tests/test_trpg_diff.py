@@ -6,7 +6,8 @@
   generated small scenarios (1v1 to 4v4, sometimes three sides; random skills, HP, weapons,
   armour, reactions, targets, movement, cover, heal / reduction / damage-bonus abilities,
   kaii, the grid, ``free_action`` criticals, ``hit_ally`` fumbles, symptoms and kaii
-  control, monologues);
+  control, monologues; and, in their own test, items — heal_hp / heal_mp consumables and
+  tools, carried reductions, every action — and the monologue's chosen checks);
 * the runner: ``sim.trpg.game.run`` vs the naive combats (the same totals, combat for
   combat, and the naive win rate against a large engine run as a statistic).
 
@@ -25,6 +26,7 @@ import pytest
 
 from sim.core.config import load_toml
 from sim.core.seeding import run_key
+from sim.trpg.enums import CF, IF, N_IF
 from sim.trpg.game_nb import C_DRAWS, C_GAMES, C_ROUNDS, chunk_kernel, new_counts
 from sim.trpg.game import run
 from sim.trpg.sheets import DATA, build_config, compile_setup, resolve_setup
@@ -254,6 +256,46 @@ def test_random_scenarios_match_naive(kernel, batch):
     assert n == 180
     assert {"heal", "reduction", "damage_bonus", "kaii", "grid", "free_action", "hit_ally"} <= feats, feats
     assert totals["fell"] > 50 and totals["lost"] > 5 and totals["decided"] > 50
+
+
+# Items (R-19, T-12) and the monologue's chosen checks (R-20) on random scenarios.
+def _with_items(cfg: dict, rng) -> dict:
+    """``cfg`` (:func:`random_config`) with items of every kind and action, item thresholds
+    and the monologue's check kinds (R-20)."""
+    cfg["items"] = {
+        "salve": {"kind": str(rng.choice(["consumable", "tool"])), "effect": "heal_hp",
+                  "action": str(rng.choice(["main_or_sub", "main", "sub"])), "dice": "1d6", "fixed": 1},
+        "tea": {"effect": "heal_mp", "fixed": int(rng.integers(1, 6)),
+                "action": str(rng.choice(["main_or_sub", "main", "sub"]))},
+        "amulet": {"kind": "tool", "effect": "reduction", "fixed": int(rng.integers(1, 3))},
+    }
+    for c in cfg["characters"].values():
+        st = c.setdefault("strategy", {})
+        if rng.random() < 0.7:
+            active = [str(k) for k in rng.choice(["salve", "first_aid", "tea", "tonic"], size=int(rng.integers(1, 4)),
+                                                 replace=False)]
+            c["items"] = {k: int(rng.integers(0, 3)) for k in active + (["amulet"] if rng.random() < 0.3 else [])}
+        st["item_hp_at"] = float(rng.choice([0.0, 0.3, 0.5, 0.9, 1.0]))
+        st["item_mp_at"] = float(rng.choice([0.0, 0.3, 1.0]))
+        st["item_action"] = str(rng.choice(["main", "sub"]))
+        st["monologue"] = str(rng.choice(["fallen", "low_mp"]))
+        st["monologue_checks"] = [k for k in ("attack", "dodge", "cover", "move", "life") if rng.random() < 0.5]
+    return cfg
+
+
+def test_random_scenarios_with_items_match_naive(kernel):
+    rng = np.random.default_rng(4242)
+    key = run_key(16, 19)
+    bad, n, used = [], 0, Counter()
+    for case in range(40):
+        cfg = _with_items(random_config(rng), rng)
+        sc = compile_setup(build_config(cfg))
+        used["slots"] += int(sum((sc.nb.chars[:, CF.ITEM0 + N_IF * k + IF.EFFECT] > 0).sum() for k in range(3)))
+        b, results = diff_combats(kernel, sc, key, 4, start=4 * case)
+        n += len(results)
+        bad += [(case, g, d) for g, d in b]
+    assert not bad, f"{len(bad)} of {n} combats differ; first (case, g, (engine, naive)): {bad[:3]}"
+    assert used["slots"] > 60
 
 
 # Focused random scenarios: the rarer paths on purpose (MP drains into kaii control,

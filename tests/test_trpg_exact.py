@@ -256,16 +256,15 @@ def test_monte_carlo_agrees(name):
 
 
 def test_monte_carlo_agrees_builds():
-    # the example builds in the same square (long duels: fewer combats, same 4·SE rule)
+    # the example builds at the matrix's distance (long duels: fewer combats, same 4·SE rule)
     cfg = load_builds(BUILDS)
-    cfg["matrix"]["distance"] = 0
     sc = pair_scenario(cfg, "brawler", "dodger", "b")
     e, _ = assert_agrees(sc, 50_000, SEED)
     assert e == {**duel_exact_builds(BUILDS, "brawler", "dodger", "b"), "seconds": e["seconds"]}
 
 
-def test_builds_force_distance_zero(tmp_path):
-    # a thrown weapon is +2 in the same square, −1 near: the builds pair must stand in one square
+def test_builds_use_the_matrix_distance(tmp_path):
+    # a thrown weapon is +2 in the same square, −1 near: the builds pair stands as the matrix puts it
     f = tmp_path / "b.toml"
     f.write_text('[matrix]\ndistance = 1\n[weapons.pebble]\ndice = "1d6"\nkind = "thrown"\nunlimited = true\n'
                  'bands = { zero = 2, near = -1 }\n'
@@ -278,7 +277,11 @@ def test_builds_force_distance_zero(tmp_path):
     for dist in (0, 1):
         cfg["matrix"]["distance"] = dist
         at[dist] = duel_exact(pair_scenario(cfg, "p", "q", "a"))
-    assert got["win_rate"] == at[0]["win_rate"] != at[1]["win_rate"]
+    assert got["win_rate"] == at[1]["win_rate"] != at[0]["win_rate"]
+    # a distance the model cannot play (melee two squares apart): one error that names it
+    f.write_text(f.read_text(encoding="utf-8").replace("distance = 1", "distance = 2"), encoding="utf-8")
+    with pytest.raises(SimInputError, match=r"does not reach distance 2.*\[matrix\] distance = 2"):
+        duel_exact_builds(f, "q", "p")
 
 
 # --- (3) sheets outside the model ---------------------------------------------------------------

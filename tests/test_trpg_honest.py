@@ -286,9 +286,9 @@ def test_the_test_detects_a_real_peek(tmp_path):
                 return DODGE
             return NONE
 
-        def check(self, c, target, penalty):
+        def check(self, c, target, penalty, kind):
             nonlocal ok
-            oc = super().check(c, target, penalty)
+            oc = super().check(c, target, penalty, kind)
             if c.cid == "peek" and self._dodging:
                 ok += oc in ("success", "critical")
             return oc

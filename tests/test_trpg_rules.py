@@ -1,4 +1,4 @@
-"""The TRPG combat engine, rule by rule (docs/rules/trpg.md R-1 … R-18, docs/trpg.md T-1 … T-11).
+"""The TRPG combat engine, rule by rule (docs/rules/trpg.md R-1 … R-20, docs/trpg.md T-1 … T-12).
 
 Every test builds a small scenario by hand (a dict through ``compile_setup(build_config(d))``)
 and reads the engine's aggregate counts (``chunk_kernel()`` over many combats). Random rates

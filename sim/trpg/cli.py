@@ -70,7 +70,8 @@ def matrix_cmd(
     as_json: bool = typer.Option(False, "--json"),
     threads: Optional[int] = typer.Option(None, "--threads"),
 ):
-    """Every pair of builds plays both ways; the win-rate matrix, overall rates, top rivals."""
+    """Every pair of builds plays both ways; the win-rate matrix (draws, who acted first), overall
+    rates, Bradley–Terry ratings with 95% CIs, and the rivals each build loses to."""
     from sim.trpg.matrix import matchup_matrix
 
     check_run_counts(games, threads, DEFAULT_CHUNK)
@@ -93,11 +94,25 @@ def matrix_cmd(
     for a in names:
         t.add_row(a, *["—" if a == b else f"{lookup[(a, b)]:.3f}" for b in names])
     con.print(t)
-    t = Table(title="overall")
-    for c in ("build", "win rate", "95% CI", "top rivals"):
+    t = Table(title="win rate of the row build acting first / second against the column build")
+    t.add_column("build")
+    for n in names:
+        t.add_column(n, justify="right")
+    split = {(r["build"], r["opponent"]): (r["first_win_rate"], r["second_win_rate"]) for r in m.iter_rows(named=True)}
+    for a in names:
+        t.add_row(a, *["—" if a == b else "{:.3f} / {:.3f}".format(*split[(a, b)]) for b in names])
+    con.print(t)
+
+    def rating(x):
+        return "—" if x is None else f"{x:+.3f}"
+
+    t = Table(title="overall (Bradley–Terry rating: log-odds, mean 0; a draw counts half)")
+    for c in ("build", "win rate", "95% CI", "draws", "rating", "rating 95% CI", "loses to"):
         t.add_column(c)
-    riv = {r["build"]: ", ".join(r["top_rivals"]) for r in tables["rivals"].iter_rows(named=True)}
+    riv = {r["build"]: ", ".join(r["top_rivals"]) or "nobody" for r in tables["rivals"].iter_rows(named=True)}
     for r in tables["overall"].iter_rows(named=True):
-        t.add_row(r["build"], f"{r['win_rate']:.4f}", f"{r['ci_low']:.4f} – {r['ci_high']:.4f}", riv[r["build"]])
+        t.add_row(r["build"], f"{r['win_rate']:.4f}", f"{r['ci_low']:.4f} – {r['ci_high']:.4f}",
+                  f"{r['draw_rate']:.4f}", rating(r["rating"]),
+                  f"{rating(r['rating_ci_low'])} – {rating(r['rating_ci_high'])}", riv[r["build"]])
     con.print(t)
     finish(err)

@@ -10,8 +10,25 @@ def _enum(name, fields):
 CF = _enum("CF", ("SIDE", "X", "Y", "HP", "MP", "SP", "KAII", "ATHLETICS", "MELEE", "DODGE", "SHOOTING",
                   "ARMOUR_PCT", "ARMOUR_FIXED", "ITEM_FIXED", "N_WEAPONS", "GUARD_PARTS",
                   "S_TARGET", "S_REACTION", "S_DODGE_MIN", "S_COVER", "S_MOVE", "S_LIFE_MP", "S_MONOLOGUE",
-                  "S_HEAL_BELOW", "S_SWAP_MELEE", "S_KITE", "S_MIN_HIT", "S_ARM_HORIZON"))
+                  "S_HEAL_BELOW", "S_SWAP_MELEE", "S_KITE", "S_MIN_HIT", "S_ARM_HORIZON",
+                  "S_ITEM_HP", "S_ITEM_MP", "S_ITEM_SUB", "S_MONO_CHECKS",
+                  # the items a character uses: MAX_ITEMS slots of N_IF columns each
+                  # (slot k's column f is CF.ITEM0 + N_IF * k + f, f an IF column)
+                  "ITEM0"))
 N_CF = len(CF)
+# the columns of one item slot (CF.ITEM0 + N_IF * slot + IF.*)
+IF = _enum("IF", ("EFFECT", "ACTION", "FIXED", "DICE", "COUNT"))
+N_IF = len(IF)
+MAX_ITEMS = 3
+N_CF = N_CF - 1 + N_IF * MAX_ITEMS
+# what an item does: `reduction` is folded into CF.ITEM_FIXED when compiled (a tool
+# that works by being carried); the kernel acts on heal_hp / heal_mp (IE codes; 0: no item)
+ITEM_EFFECTS = ("heal_hp", "heal_mp", "reduction")
+IE = _enum("IE", ("NONE", "HEAL_HP", "HEAL_MP"))
+ITEM_KINDS = ("consumable", "tool")
+# which action using an item spends (R-19: main or sub unless the item says otherwise)
+ITEM_ACTIONS = ("main_or_sub", "main", "sub", "carried")
+IA = _enum("IA", [a.upper() for a in ITEM_ACTIONS])
 # per-weapon columns
 WF = _enum("WF", ("KIND", "PHYSICAL", "ENHANCED", "AMMO", "RELOAD_MAIN", "BAND0", "BAND1", "BAND2", "BAND3",
                   "DICE", "BODY"))
@@ -32,6 +49,7 @@ TARGETS = ("random", "weakest", "nearest", "dangerous", "oracle_focus")  # oracl
 REACTIONS = ("none", "dodge", "guard", "auto")
 MOVES = ("close_in", "keep_range")
 MONOLOGUES = ("never", "fallen", "low_mp")
+ITEM_USES = ("main", "sub")  # strategy.item_action: the action an item usable with either spends (T-12)
 T = _enum("T", [t.upper() for t in TARGETS])
 RE = _enum("RE", [r.upper() for r in REACTIONS])
 MV = _enum("MV", [m.upper() for m in MOVES])
@@ -45,6 +63,8 @@ ST = _enum("ST", ("OK", "FALLEN", "LOST"))  # kaii control is the separate flag 
 B = _enum("B", ("HP", "MP", "X", "Y", "STATUS", "SUB_USED", "EQUIP", "SKIP", "MONO_USED", "MONO_ROUNDS",
                 "MONO_CRITS", "SYM_PEN", "DEALT", "TAKEN", "FELL", "EXTRA", "AMMO0", "AMMO1", "AMMO2",
                 "AMMO3", "ARM0", "ARM1", "CTRL",
+                # how many of each item slot's consumable are left (a tool: -1, never used up; R-19)
+                "ITEM0", "ITEM1", "ITEM2",
                 # derived, kept for the views (sim/trpg/views.py): the HP band, the weapon in hand
                 "BAND", "WIELD"))
 N_B = len(B)
@@ -55,9 +75,10 @@ Stream = _enum("Stream", ("RULES", "SIDE0", "SIDE1"))
 # Trace events (sim.core.trace.emit_nb; decoded with their rule ids by sim.trpg.trace)
 EV = _enum("EV", ("ROUND", "ATTACK", "MOVE", "RELOAD", "SWAP", "HEAL", "SKIP", "LOSE_TURN", "FUMBLE_ALLY",
                   "COVER", "REACTION", "GUARD", "DODGED", "CHECK", "DMG", "HIT", "FALL", "LIFE", "LOST", "MP",
-                  "SYMPTOM", "MONOLOGUE", "END", "STAND"))
+                  "SYMPTOM", "MONOLOGUE", "END", "STAND", "ITEM"))
 # what a check is for (EV.CHECK's second argument)
-CK = _enum("CK", ("ATTACK", "DODGE", "COVER", "MOVE", "LIFE"))
+CHECK_KINDS = ("attack", "dodge", "cover", "move", "life")
+CK = _enum("CK", [k.upper() for k in CHECK_KINDS])
 # the steps of a damage (EV.DMG's second argument), in the order of R-10
 DS = _enum("DS", ("ROLL", "BONUS", "CRIT", "KAII", "ARMOUR_PCT", "ARMOUR_FIXED", "GUARD_DIGIT", "GUARD_WEAPON",
                   "ITEM", "REDUCTION_PCT", "REDUCTION_FIXED"))
@@ -66,4 +87,7 @@ DS = _enum("DS", ("ROLL", "BONUS", "CRIT", "KAII", "ARMOUR_PCT", "ARMOUR_FIXED",
 # profiles, sim.trpg.tactics, write them).
 STRATEGY_DEFAULTS = {"target": "nearest", "reaction": "auto", "dodge_threshold": 0.0, "cover": True,
                      "movement": "close_in", "life_mp": 3, "monologue": "fallen", "heal_below": 0.5,
-                     "swap_to_melee_at": -1, "kite": True, "min_hit": 0.1, "arm_horizon": 8}
+                     "swap_to_melee_at": -1, "kite": True, "min_hit": 0.1, "arm_horizon": 8,
+                     "item_hp_at": 0.5, "item_mp_at": 0.3, "item_action": "main",
+                     # the check kinds a monologue's criticals go to (the player's choice)
+                     "monologue_checks": ["attack", "dodge", "life"]}

@@ -5,7 +5,7 @@ exact probability that each side wins, the draw probability and the mean (and st
 deviation) of the number of rounds — the quantities the Monte Carlo engine
 (:mod:`sim.trpg.game_nb`, ``sim trpg run``) estimates as ``win_rate``, ``draw_rate``
 and ``mean_rounds``. :func:`duel_exact_builds` does the same for two builds of a
-``[builds.NAME]`` file (as ``sim trpg matrix`` pairs them, both in the same square).
+``[builds.NAME]`` file (as ``sim trpg matrix`` pairs them, at its ``[matrix] distance``).
 
 What is modelled — exactly what the engine does in such a duel
 -----------------------------------------------------------------
@@ -42,12 +42,14 @@ What is modelled — exactly what the engine does in such a duel
   a defender whose sub action may now be spent (no reaction then).
 * **Damage** (R-10): weapon dice (×2 on a "double" critical); a kaii defender takes 0
   from a physical weapon that is not ``enhanced``; otherwise armour % (``floor``),
-  armour fixed, guard, items — never below 0.
+  armour fixed, guard, items (a plain ``reduction`` and carried reduction tools, R-19) —
+  never below 0.
 * **Positions**: the two characters may stand at any distance as long as nobody ever
   moves: both equipped weapons must reach (melee: zero or near band) and no
   ``keep_range`` character may ever step away or close in (T-6: in the other's square,
   near a melee enemy with ``kite``, or out of reach below ``min_hit``), and no
-  ``swap_to_melee_at`` swap may happen (T-10). :func:`duel_exact_builds` puts both in the same square.
+  ``swap_to_melee_at`` swap may happen (T-10). :func:`duel_exact_builds` puts them at the
+  builds file's ``[matrix] distance``, as the matrix does.
 * Inert, hence accepted: ``target`` strategies (one candidate), ``cover`` (no ally),
   ``life_mp``, ``heal_below``, MP, SP, the symptom table, ``monologue = "never"`` or
   ``"fallen"`` (a fallen duellist has already lost), ``"low_mp"`` with MP > 2 (MP never
@@ -55,7 +57,8 @@ What is modelled — exactly what the engine does in such a duel
 
 Rejected with one :class:`~sim.errors.SimInputError`: more than two characters or a
 side with several; abilities of any kind; an equipped weapon with ammunition
-(``ammo > 0``); a user reaction plug-in; ``monologue = "low_mp"`` with MP ≤ 2; an
+(``ammo > 0``); items used in combat (``heal_hp`` / ``heal_mp``, R-19); a user reaction
+plug-in; ``monologue = "low_mp"`` with MP ≤ 2; an
 equipped weapon that does not reach, or a ``keep_range`` retreat (see Positions); a
 chain with more than :data:`MAX_STATES` states.
 
@@ -75,7 +78,6 @@ vector–matrix products (the loop stops early once no probability mass is left)
 """
 from __future__ import annotations
 
-import copy
 import time
 from array import array
 from dataclasses import dataclass
@@ -88,7 +90,7 @@ import numpy as np
 
 from sim.errors import SimInputError
 from sim.trpg.dice import Dice, check_probability
-from sim.trpg.enums import CF, K, MO, MV, RE, RL, WF
+from sim.trpg.enums import CF, IF, K, MAX_ITEMS, MO, MV, N_IF, RE, RL, WF
 from sim.trpg.rules_nb import G_ARM, G_DIGIT, G_NONE, G_ROLL, auto_choice_nb, p_success216_nb  # the engine's `auto`
 from sim.trpg.sheets import PLUGIN, Setup
 
@@ -158,6 +160,8 @@ def _validate(sc: Setup) -> None:
             problems.append(f"{where}: abilities are not modelled")
         if int(S.weapons[w, WF.AMMO]) > 0:
             problems.append(f"{where}: the equipped weapon {wid!r} uses ammunition (ammo > 0)")
+        if any(int(S.chars[i, CF.ITEM0 + N_IF * k + IF.EFFECT]) != 0 for k in range(MAX_ITEMS)):
+            problems.append(f"{where}.items: items used in combat (R-19) are not modelled")
         if int(S.chars[i, CF.S_REACTION]) >= PLUGIN:
             problems.append(f"{where}.strategy.reaction: user plug-ins are not modelled")
         if int(S.chars[i, CF.S_MONOLOGUE]) == MO.LOW_MP and int(S.chars[i, CF.MP]) <= 2:
@@ -500,11 +504,13 @@ def duel_exact(scenario: Setup, *, fractions: bool = False) -> dict:
 
 def duel_exact_builds(builds_toml_path: str | Path, a: str, b: str, first: str = "a",
                       sets: Iterable[str] = (), *, fractions: bool = False) -> dict:
-    """:func:`duel_exact` of build ``a`` (side "a") against build ``b`` (side "b"), same square.
+    """:func:`duel_exact` of build ``a`` (side "a") against build ``b`` (side "b"), at the
+    distance ``sim trpg matrix`` plays them (the builds file's ``[matrix] distance``).
 
-    The pair is made by :func:`sim.trpg.matrix.pair_scenario` with ``[matrix] distance``
-    forced to 0; ``sets`` are ``PATH=VALUE`` overrides of that pair scenario (characters
-    are ``a_<a>`` and ``b_<b>``).
+    The pair is made by :func:`sim.trpg.matrix.pair_scenario`, as the matrix makes it;
+    ``sets`` are ``PATH=VALUE`` overrides of that pair scenario (characters are ``a_<a>``
+    and ``b_<b>``). A pair the model cannot play at that distance (a melee weapon that does
+    not reach, a ``keep_range`` step) is one error that says so.
     """
     from sim.trpg.matrix import load_builds, pair_scenario
 
@@ -515,7 +521,12 @@ def duel_exact_builds(builds_toml_path: str | Path, a: str, b: str, first: str =
             raise SimInputError(f"{who}: unknown build {name!r}; builds are {', '.join(names)}")
     if first not in ("a", "b"):
         raise SimInputError(f"--first: expected a or b, got {first!r}")
-    cfg = copy.deepcopy(cfg)
     m = cfg.get("matrix")
-    cfg["matrix"] = {**(m if isinstance(m, dict) else {}), "distance": 0}
-    return duel_exact(pair_scenario(cfg, a, b, first, sets), fractions=fractions)
+    dist = (m if isinstance(m, dict) else {}).get("distance", 1)
+    try:
+        return duel_exact(pair_scenario(cfg, a, b, first, sets), fractions=fractions)
+    except SimInputError as e:
+        if "does not reach" not in str(e) and "keep_range" not in str(e):
+            raise  # not a matter of distance
+        raise SimInputError(f"{e} — at the builds file's [matrix] distance = {dist}, the distance "
+                            f"`sim trpg matrix` plays them at") from None

@@ -48,7 +48,7 @@ from sim.trpg.views import honest_view_nb, new_board_nb
 from sim.trpg.steps_nb import (ACT_ATTACK, ACT_AWAY, ACT_CLOSE_IN, U1, _bit_nb, apply_damage_nb, arm_penalty_nb,
                                base_penalty_nb, can_act_nb, check_nb, kite_nb, lose_mp_nb, monologue_nb, move_nb,
                                other_fumble_nb, pay_nb, reach_nb, reload_if_empty_nb, reset_battle_nb, set_hp_nb,
-                               sides_able_nb, standing_nb, usable_nb)
+                               sides_able_nb, standing_nb, use_item_nb, usable_nb)
 
 Counts = namedtuple("Counts", "scalars wins fell lost survived dealt taken rounds_hist win_rounds")
 C_GAMES, C_DRAWS, C_ROUNDS = 0, 1, 2
@@ -322,6 +322,9 @@ def take_turn_nb(rng, view, cx, log, srngs, key, pb, i):
         else:
             if b.bs[i, B.MONO_USED] == 0 and sc.chars[i, CF.S_MONOLOGUE] == MO.LOW_MP and b.bs[i, B.MP] <= 2:
                 monologue_nb(b, sc, i, log, MO.LOW_MP)
+            # an item (R-19, T-12): with the sub action the turn goes on, with the main it ends
+            if extra == 0 and use_item_nb(rng, b, sc, i, log) == 2:
+                return
             # heal a hurt ally (or oneself) within near range
             for k in range(sc.abilities.shape[0]):
                 if sc.abilities[k, AF.OWNER] == i and sc.abilities[k, AF.KIND] == AK.HEAL:

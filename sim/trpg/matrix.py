@@ -1,4 +1,13 @@
-"""Build-vs-build matchups: every pair plays both ways (first move swapped)."""
+"""Build-vs-build matchups: every pair plays both ways (first move swapped).
+
+Tables (``sim trpg matrix``; JSON keys, parquet files): ``matrix`` — one row per ordered
+pair (build, opponent): games, wins, draws, losses, win/draw rates with the Wilson 95 %
+interval, and the split by who acted first (``first_games`` / ``first_wins`` /
+``first_win_rate`` with the row build first, ``second_*`` with the opponent first);
+``overall`` — each build's pooled win rate and its Bradley–Terry rating (a draw half a
+win to each; :func:`sim.core.stats.bradley_terry`) with a 95 % interval; ``rivals`` —
+the opponents a build loses to (win rate below one half), worst first, at most three
+(empty when it beats every opponent); ``games`` — the raw rows per pair and first mover."""
 from __future__ import annotations
 
 import copy
@@ -8,7 +17,7 @@ from typing import Iterable
 import numpy as np
 import polars as pl
 
-from sim.core.stats import wilson
+from sim.core.stats import bradley_terry, wilson
 from sim.errors import SimInputError
 from sim.trpg.game import run
 from sim.core.config import load_toml
@@ -55,8 +64,9 @@ def matchup_matrix(path: str | Path, games: int, seed: int = 0, sets: Iterable[s
     cfg = load_builds(path)
     names = list(cfg["builds"])
     k = len(names)
-    wins = np.zeros((k, k), np.int64)
-    played = np.zeros((k, k), np.int64)
+    # [i, j, order]: i's wins / draws against j, order 0 with i first, 1 with j first
+    wins = np.zeros((k, k, 2), np.int64)
+    draws = np.zeros((k, k, 2), np.int64)
     rows = []
     for i, a in enumerate(names):
         for j, b in enumerate(names):
@@ -66,10 +76,11 @@ def matchup_matrix(path: str | Path, games: int, seed: int = 0, sets: Iterable[s
                 s = pair_scenario(cfg, a, b, first, sets)
                 r = run(games, seed, scenario=s, threads=threads, spawn=(i, j, first == "b"))
                 wa, wb = (int(x) for x in r.totals["wins"])
-                wins[i, j] += wa
-                wins[j, i] += wb
-                played[i, j] += games
-                played[j, i] += games
+                o = 0 if first == "a" else 1
+                wins[i, j, o] += wa
+                wins[j, i, 1 - o] += wb
+                draws[i, j, o] += games - wa - wb
+                draws[j, i, 1 - o] += games - wa - wb
                 rows.append({"build": a, "opponent": b, "first": a if first == "a" else b, "games": games,
                              "wins": wa, "losses": wb, "draws": games - wa - wb})
     mrows = []
@@ -77,16 +88,34 @@ def matchup_matrix(path: str | Path, games: int, seed: int = 0, sets: Iterable[s
         for j, b in enumerate(names):
             if i == j:
                 continue
-            lo, hi = wilson(int(wins[i, j]), int(played[i, j]))
-            mrows.append({"build": a, "opponent": b, "games": int(played[i, j]), "wins": int(wins[i, j]),
-                          "win_rate": wins[i, j] / played[i, j], "ci_low": lo, "ci_high": hi})
+            played = 2 * games
+            w, d = int(wins[i, j].sum()), int(draws[i, j].sum())
+            lo, hi = wilson(w, played)
+            mrows.append({"build": a, "opponent": b, "games": played, "wins": w, "draws": d,
+                          "losses": played - w - d, "win_rate": w / played, "ci_low": lo, "ci_high": hi,
+                          "draw_rate": d / played,
+                          "first_games": games, "first_wins": int(wins[i, j, 0]), "first_draws": int(draws[i, j, 0]),
+                          "first_win_rate": wins[i, j, 0] / games,
+                          "second_games": games, "second_wins": int(wins[i, j, 1]),
+                          "second_draws": int(draws[i, j, 1]), "second_win_rate": wins[i, j, 1] / games})
     matrix = pl.DataFrame(mrows)
-    overall = (matrix.group_by("build").agg(pl.col("wins").sum(), pl.col("games").sum())
-               .with_columns((pl.col("wins") / pl.col("games")).alias("win_rate")))
-    overall = overall.with_columns(
-        pl.struct("wins", "games").map_elements(lambda s: wilson(s["wins"], s["games"])[0], return_dtype=pl.Float64).alias("ci_low"),
-        pl.struct("wins", "games").map_elements(lambda s: wilson(s["wins"], s["games"])[1], return_dtype=pl.Float64).alias("ci_high"),
-    ).sort("win_rate", descending=True)
+    score = wins.sum(axis=2) + draws.sum(axis=2) / 2.0  # a draw: half a win to each (Bradley–Terry)
+    bt = bradley_terry(score)
+
+    def finite(x):
+        return float(x) if np.isfinite(x) else None
+
+    orows = []
+    for i, a in enumerate(names):
+        w, d = int(wins[i].sum()), int(draws[i].sum())
+        played = 2 * games * (k - 1)
+        lo, hi = wilson(w, played)
+        orows.append({"build": a, "wins": w, "draws": d, "games": played, "win_rate": w / played,
+                      "ci_low": lo, "ci_high": hi, "draw_rate": d / played,
+                      "rating": finite(bt[i]["rating"]), "rating_ci_low": finite(bt[i]["ci_low"]),
+                      "rating_ci_high": finite(bt[i]["ci_high"])})
+    overall = pl.DataFrame(orows).sort("win_rate", descending=True)
     rivals = (matrix.sort("win_rate").group_by("build", maintain_order=True)
-              .agg(pl.col("opponent").head(3).alias("top_rivals"), pl.col("win_rate").head(3).alias("rival_win_rates")))
+              .agg(pl.col("opponent").filter(pl.col("win_rate") < 0.5).head(3).alias("top_rivals"),
+                   pl.col("win_rate").filter(pl.col("win_rate") < 0.5).head(3).alias("rival_win_rates")))
     return {"matrix": matrix, "overall": overall, "rivals": rivals, "games": pl.DataFrame(rows)}

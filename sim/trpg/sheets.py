@@ -14,8 +14,9 @@ from sim.core.schema import ANY, LIST, Ids, ListOf, Map, check_keys
 from sim.core.shipped import find_shipped, tomls
 from sim.core.validate import bool_at as _bool, choice_at as _choice, int_at as _int
 from sim.errors import SimInputError
-from sim.trpg.enums import (ABILITY_KINDS, KINDS, MONOLOGUES, MOVES, N_AF, N_CF, N_RL, N_WF, REACTIONS,
-                            STRATEGY_DEFAULTS, TARGETS, AF, CF, RL, WF)
+from sim.trpg.enums import (ABILITY_KINDS, CHECK_KINDS, ITEM_ACTIONS, ITEM_EFFECTS, ITEM_KINDS, ITEM_USES, KINDS, MAX_ITEMS,
+                            MONOLOGUES, MOVES, N_AF, N_CF, N_IF, N_RL, N_WF, REACTIONS, STRATEGY_DEFAULTS, TARGETS,
+                            AF, CF, IA, IE, IF, RL, WF)
 
 DATA = resources.files("sim.trpg") / "data"
 MAX_WEAPONS = 4
@@ -26,18 +27,21 @@ ScenarioNB = namedtuple("ScenarioNB", "chars skills weapons char_weapons abiliti
 
 _STRATEGY_DEFAULTS = STRATEGY_DEFAULTS
 
-# Every key _compile reads (docs/trpg.md). Items: `reduction` is the only item the engine
-# knows today. Skill names are checked against [system.groups] by the compiler.
+# Every key _compile reads (docs/trpg.md). Skill names are checked against [system.groups]
+# and a sheet's item names (`items.<id> = count`, or the plain `items.reduction = N`) against
+# the [items] table by the compiler (R-19).
 SHEET_SCHEMA = {
     "name": ANY, "side": ANY, "position": ANY, "hp": ANY, "mp": ANY, "sp": ANY, "kaii": ANY,
-    "skills": Map(), "weapons": LIST, "armour": {"pct": ANY, "fixed": ANY}, "items": {"reduction": ANY},
+    "skills": Map(), "weapons": LIST, "armour": {"pct": ANY, "fixed": ANY}, "items": Map(),
     "abilities": ListOf({k: ANY for k in ("name", "kind", "cost", "pct", "fixed", "dice", "enhanced")}),
-    "guard_parts": LIST, "strategy": {k: ANY for k in _STRATEGY_DEFAULTS},
+    "guard_parts": LIST, "strategy": {k: LIST if k == "monologue_checks" else ANY for k in _STRATEGY_DEFAULTS},
 }
 _WEAPON = {"name": ANY, "dice": ANY, "kind": ANY, "physical": ANY, "enhanced": ANY, "body": ANY,
            "bands": {b: ANY for b in BANDS}, "ammo": ANY, "reload": ANY, "unlimited": ANY}
+_ITEM = {"name": ANY, "kind": ANY, "effect": ANY, "fixed": ANY, "dice": ANY, "action": ANY}
 _SHARED = {
     "system": {"groups": {g: LIST for g in ("physical", "sense", "intellect", "mind")}},
+    "items": Ids(_ITEM, "item"),
     "rules": {k: ANY for k in ("critical", "fumble", "max_rounds", "grid", "growth_amount", "awake_hours",
                                "hp_public", "fumble_applies_to")},
     "symptoms": ListOf({"max": ANY, "name": ANY, "penalty": ANY}),
@@ -112,6 +116,7 @@ class Setup:
     nb: Any
     plugins: dict = None  # strategy kind -> "module:function" of a user plug-in
     tactics: dict = None  # side -> the profile its characters play (sim.trpg.tactics; "sheet")
+    item_slots: list = None  # per character: the item ids of its item slots (CF.ITEM0 …, R-19)
 
     @property
     def n(self) -> int:
@@ -226,6 +231,8 @@ def _compile(cfg: dict) -> Setup:
             wt[k, WF.BAND0 + b] = _int(bands.get(name, 0), f"{where}.bands.{name}")
         wt[k, WF.DICE] = dice(w.get("dice"), f"{where}.dice")
 
+    items = _compile_items(cfg.get("items", {}), dice)
+
     chars = cfg.get("characters", {})
     if not isinstance(chars, dict) or len(chars) < 2:
         raise SimInputError("[characters]: at least two characters are needed")
@@ -237,6 +244,7 @@ def _compile(cfg: dict) -> Setup:
     skills = np.zeros((n, 16), np.int64)
     cw = np.full((n, MAX_WEAPONS), -1, np.int64)
     abil: list[list[int]] = []
+    item_slots: list[list[str]] = []
     plugins: dict[str, str | None] = {"target": None, "reaction": None}
     for i, cid in enumerate(ids):
         c = chars[cid]
@@ -281,7 +289,7 @@ def _compile(cfg: dict) -> Setup:
         arm = c.get("armour", {})
         ct[i, CF.ARMOUR_PCT] = _int(arm.get("pct", 0), f"{where}.armour.pct", 0, 100)
         ct[i, CF.ARMOUR_FIXED] = _int(arm.get("fixed", 0), f"{where}.armour.fixed", 0)
-        ct[i, CF.ITEM_FIXED] = _int(c.get("items", {}).get("reduction", 0), f"{where}.items.reduction", 0)
+        item_slots.append(_sheet_items(ct[i], c.get("items", {}), items, where))
         parts = c.get("guard_parts", ["left_arm", "right_arm"])
         if not isinstance(parts, list) or set(parts) - {"left_arm", "right_arm"}:
             raise SimInputError(f"{where}.guard_parts: a list of left_arm, right_arm (R-9)")
@@ -316,6 +324,13 @@ def _compile(cfg: dict) -> Setup:
             raise SimInputError(f"{where}.strategy.min_hit: a probability between 0 and 1")
         ct[i, CF.S_MIN_HIT] = int(round(mh * 216))
         ct[i, CF.S_ARM_HORIZON] = _int(st["arm_horizon"], f"{where}.strategy.arm_horizon", 0, 100)
+        for col, key in ((CF.S_ITEM_HP, "item_hp_at"), (CF.S_ITEM_MP, "item_mp_at")):
+            v = st[key]
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1:
+                raise SimInputError(f"{where}.strategy.{key}: a fraction between 0 and 1")
+            ct[i, col] = int(round(v * 100))
+        ct[i, CF.S_ITEM_SUB] = _choice(st["item_action"], f"{where}.strategy.item_action", ITEM_USES)
+        ct[i, CF.S_MONO_CHECKS] = _check_mask(st["monologue_checks"], f"{where}.strategy.monologue_checks")
         for j, a in enumerate(c.get("abilities", [])):
             aw = f"{where}.abilities.{j}"
             if not isinstance(a, dict):
@@ -345,7 +360,109 @@ def _compile(cfg: dict) -> Setup:
         sy[k, 1] = _int(s.get("penalty", 0), f"symptoms.{k}.penalty", 0)
     at = np.array(abil, np.int64).reshape(-1, N_AF) if abil else np.zeros((0, N_AF), np.int64)
     nbs = ScenarioNB(ct, skills, wt, cw, at, dt, sy, rl)
-    return Setup(cfg, ids, list(sides), skill_names, weapon_ids, nbs, plugins)
+    return Setup(cfg, ids, list(sides), skill_names, weapon_ids, nbs, plugins, item_slots=item_slots)
+
+
+@dataclass
+class _Item:
+    effect: str
+    tool: bool
+    action: int
+    fixed: int
+    dice: int  # a row of the dice table, -1: none
+
+
+def _closest(word: str, choices: list[str]) -> str:
+    import difflib
+
+    hit = difflib.get_close_matches(word, choices, n=1)
+    return f" (did you mean {hit[0]!r}?)" if hit else ""
+
+
+def _compile_items(table: Any, dice) -> dict[str, _Item]:
+    """The ``[items.<id>]`` table (R-19): what each item does, whether it is used up
+    (``kind = "consumable"``) or kept (``"tool"``), and which action using it spends."""
+    if not isinstance(table, dict):
+        raise SimInputError(f"items: expected a table of item ids, got {table!r}")
+    out = {}
+    for iid, it in table.items():
+        where = f"items.{iid}"
+        if not isinstance(it, dict):
+            raise SimInputError(f"{where}: expected a table")
+        if "effect" not in it:
+            raise SimInputError(f"{where}.effect: missing; one of {', '.join(ITEM_EFFECTS)}")
+        effect = ITEM_EFFECTS[_choice(it["effect"], f"{where}.effect", ITEM_EFFECTS)]
+        tool = _choice(it.get("kind", "consumable"), f"{where}.kind", ITEM_KINDS) == 1
+        action = _choice(it.get("action", "carried" if effect == "reduction" else "main_or_sub"),
+                         f"{where}.action", ITEM_ACTIONS)
+        fixed = _int(it.get("fixed", 0), f"{where}.fixed", 0)
+        if effect == "reduction":
+            if not tool or action != IA.CARRIED or "dice" in it:
+                raise SimInputError(f"{where}: a `reduction` item is a tool that works by being carried "
+                                    f"(kind = \"tool\", action = \"carried\", a `fixed` amount, no dice)")
+        elif action == IA.CARRIED:
+            raise SimInputError(f"{where}.action: {effect!r} is used with an action "
+                                f"(main_or_sub, main or sub); only a `reduction` tool works by being carried")
+        elif fixed == 0 and "dice" not in it:
+            raise SimInputError(f"{where}: a {effect!r} item needs `fixed` or `dice` (how much it restores)")
+        out[str(iid)] = _Item(effect, tool, action, fixed, dice(it["dice"], f"{where}.dice") if "dice" in it else -1)
+    return out
+
+
+def _sheet_items(row: np.ndarray, carried: Any, items: dict[str, _Item], where: str) -> list[str]:
+    """A sheet's ``items`` (R-19) into its row: ``reduction = N`` (a plain carried reduction)
+    and ``<item id> = count`` (a consumable: how many; a tool: carried when >= 1). Carried
+    reduction tools add to CF.ITEM_FIXED; the others take item slots (CF.ITEM0 …)."""
+    if not isinstance(carried, dict):
+        raise SimInputError(f"{where}.items: expected a table of item = count")
+    fixed = 0
+    slot = 0
+    names: list[str] = []
+    for name, v in carried.items():
+        w = f"{where}.items.{name}"
+        if name == "reduction":
+            fixed += _int(v, w, 0)
+            continue
+        if name not in items:
+            names = ["reduction", *items]
+            raise SimInputError(f"{w}: unknown item {name!r}{_closest(str(name), names)}; "
+                                f"items are {', '.join(names)}")
+        count = _int(v, w, 0)
+        it = items[name]
+        if count == 0:
+            continue
+        if it.effect == "reduction":
+            fixed += it.fixed
+            continue
+        if slot >= MAX_ITEMS:
+            raise SimInputError(f"{where}.items: at most {MAX_ITEMS} items used in combat per sheet")
+        base = CF.ITEM0 + N_IF * slot
+        row[base + IF.EFFECT] = IE.HEAL_HP if it.effect == "heal_hp" else IE.HEAL_MP
+        row[base + IF.ACTION] = it.action
+        row[base + IF.FIXED] = it.fixed
+        row[base + IF.DICE] = it.dice
+        row[base + IF.COUNT] = -1 if it.tool else count
+        names.append(str(name))
+        slot += 1
+    row[CF.ITEM_FIXED] = fixed
+    return names
+
+
+def _check_mask(kinds: Any, where: str) -> int:
+    """``strategy.monologue_checks`` (R-20): a list of check kinds, or ``"any"`` -> a bit mask over CK."""
+    if kinds == "any" or kinds == ["any"]:
+        return (1 << len(CHECK_KINDS)) - 1
+    if isinstance(kinds, str):
+        kinds = [kinds]
+    if not isinstance(kinds, list):
+        raise SimInputError(f"{where}: a list of check kinds ({', '.join(CHECK_KINDS)}) or \"any\"")
+    m = 0
+    for k in kinds:
+        if k not in CHECK_KINDS:
+            raise SimInputError(f"{where}: unknown check kind {k!r}{_closest(str(k), list(CHECK_KINDS))}; "
+                                f"kinds are {', '.join(CHECK_KINDS)} (or \"any\")")
+        m |= 1 << CHECK_KINDS.index(k)
+    return m
 
 
 def resolve_setup(path: str | Path | dict, sets: Iterable[str] = ()) -> Setup:

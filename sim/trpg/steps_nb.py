@@ -9,7 +9,8 @@ import numpy as np
 
 from sim.core.rng import randint_nb
 from sim.core.trace import emit_nb
-from sim.trpg.enums import CF, CK, EV, K, OUT, RL, ST, WF, B
+from sim.trpg.dice import roll_dice_nb
+from sim.trpg.enums import CF, CK, EV, IA, IE, IF, K, MAX_ITEMS, N_IF, OUT, RL, ST, WF, B
 from sim.trpg.rules_nb import p_success216_nb
 from sim.trpg.sheets import MAX_WEAPONS
 from sim.trpg.views import hp_band_nb
@@ -56,13 +57,17 @@ def reset_battle_nb(b, sc):
         b.bs[i, B.TAKEN] = 0
         b.bs[i, B.FELL] = 0
         b.bs[i, B.EXTRA] = 0
+        for k in range(MAX_ITEMS):
+            b.bs[i, B.ITEM0 + k] = sc.chars[i, CF.ITEM0 + N_IF * k + IF.COUNT]
 
 
 @nb.njit(inline="always")
 def check_nb(rng, b, sc, actor, target, penalty, log, kind):
-    """A 3d6 check (R-1); a monologue's pending criticals are used first (T-5).
+    """A 3d6 check (R-1); a monologue's pending criticals are used first on the check kinds
+    the strategy gives them to (``strategy.monologue_checks``, R-20, T-5).
     Logged as EV.CHECK(actor, kind, roll (0: a monologue's critical), target, penalty, outcome)."""
-    if b.bs[actor, B.MONO_CRITS] > 0 and b.bs[actor, B.MONO_ROUNDS] > 0:
+    if b.bs[actor, B.MONO_CRITS] > 0 and b.bs[actor, B.MONO_ROUNDS] > 0 \
+            and (sc.chars[actor, CF.S_MONO_CHECKS] >> kind) & 1:
         b.bs[actor, B.MONO_CRITS] -= 1
         emit_nb(log, EV.CHECK, actor, kind, 0, target, penalty, OUT.CRITICAL)
         return OUT.CRITICAL
@@ -131,6 +136,53 @@ def monologue_nb(b, sc, i, log, why):
     b.bs[i, B.MONO_CRITS] = 3
     b.bs[i, B.SYM_PEN] = 0
     b.bs[i, B.CTRL] = 0
+
+
+@nb.njit(inline="always")
+def use_item_nb(rng, b, sc, i, log):
+    """The first item slot of i the strategy would use now (R-19, T-12): a heal_hp item at HP
+    at most ``strategy.item_hp_at`` of the maximum (and below it), a heal_mp item at MP at
+    most ``strategy.item_mp_at``. It restores its fixed amount plus its dice, never above the
+    maximum; MP back to 1 or more ends the symptom penalty (R-11). A consumable is used up.
+    An item usable with either action spends the one ``strategy.item_action`` names (the sub
+    action only while it is free); ``action = "main"`` / ``"sub"`` items that one (a sub-only
+    item waits for a free sub action).
+    Returns 0 nothing used, 1 the sub action spent, 2 the main action spent (the turn ends)."""
+    for k in range(MAX_ITEMS):
+        base = CF.ITEM0 + N_IF * k
+        eff = sc.chars[i, base + IF.EFFECT]
+        if eff == IE.NONE or b.bs[i, B.ITEM0 + k] == 0:
+            continue
+        if eff == IE.HEAL_HP:
+            cur, mx, at = b.bs[i, B.HP], sc.chars[i, CF.HP], sc.chars[i, CF.S_ITEM_HP]
+        else:
+            cur, mx, at = b.bs[i, B.MP], sc.chars[i, CF.MP], sc.chars[i, CF.S_ITEM_MP]
+        if cur >= mx or cur * 100 > mx * at:
+            continue
+        act = sc.chars[i, base + IF.ACTION]
+        sub_free = b.bs[i, B.SUB_USED] == 0
+        if act == IA.SUB and not sub_free:
+            continue
+        use_sub = sub_free and (act == IA.SUB or (act == IA.MAIN_OR_SUB and sc.chars[i, CF.S_ITEM_SUB] == 1))
+        if use_sub:
+            b.bs[i, B.SUB_USED] = 1
+        if b.bs[i, B.ITEM0 + k] > 0:
+            b.bs[i, B.ITEM0 + k] -= 1
+        h = sc.chars[i, base + IF.FIXED]
+        if sc.chars[i, base + IF.DICE] >= 0:
+            h += roll_dice_nb(rng, sc.dice[sc.chars[i, base + IF.DICE]])
+        h = max(h, 0)
+        if eff == IE.HEAL_HP:
+            set_hp_nb(b, sc, i, min(cur + h, mx))
+            new = b.bs[i, B.HP]
+        else:
+            b.bs[i, B.MP] = min(cur + h, mx)
+            new = b.bs[i, B.MP]
+            if cur <= 0 and new >= 1:
+                b.bs[i, B.SYM_PEN] = 0
+        emit_nb(log, EV.ITEM, i, k, eff, h, new, 0 if use_sub else 1)
+        return 1 if use_sub else 2
+    return 0
 
 
 @nb.njit(inline="always")

@@ -15,7 +15,7 @@ import numpy as np
 
 from sim.core.seeding import run_key
 from sim.core.trace import Trace, log_rows, new_log
-from sim.trpg.enums import CK, DS, EV, MO, OUT
+from sim.trpg.enums import CK, DS, EV, IE, MO, OUT
 from sim.trpg.sheets import Setup
 
 #: the keys of a trace's result that ``--find`` can test
@@ -139,6 +139,12 @@ def decode(rows: np.ndarray, setup: Setup) -> list[dict]:
             when = {MO.FALLEN: "fallen", MO.LOW_MP: "low MP"}.get(b, str(b))
             add("monologue", "T-5", f"{ids[a]} monologues ({when}): MP back to {cc}, 3 criticals for 3 rounds",
                 actor=ids[a], when=when, mp=cc)
+        elif c == EV.ITEM:
+            slots = (setup.item_slots or [[]] * len(ids))[a]
+            name = slots[b] if b < len(slots) else f"item slot {b}"
+            what = "HP" if cc == IE.HEAL_HP else "MP"
+            add("item", "R-19", f"{ids[a]} uses {name} ({'main' if f else 'sub'} action): +{d} {what}: {what} {e}",
+                actor=ids[a], item=name, amount=d, value=e, main=bool(f))
         elif c == EV.END:
             win = setup.sides[a] if a >= 0 else "draw"
             add("end", "R-13" if cc else "R-4", f"the combat ends after {b} rounds: "

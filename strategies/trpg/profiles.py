@@ -2,7 +2,8 @@
 
 A TRPG character's strategy is on its sheet (``[characters.X.strategy]``: target,
 reaction, dodge_threshold, cover, movement, life_mp, monologue, heal_below,
-swap_to_melee_at, kite, min_hit, arm_horizon). A *profile*
+swap_to_melee_at, kite, min_hit, arm_horizon, item_hp_at, item_mp_at, item_action, monologue_checks).
+A *profile*
 overwrites those fields for every character of one side, so the framework's side
 strategies (``sim ladder``, ``sim equilibrium``, ``sim tune``) exist for the TRPG too.
 A profile is data, not code: applying it rewrites the sheets before compiling, and the
@@ -31,10 +32,10 @@ from typing import Any
 from sim.core.knobs import Knob
 from sim.core.plugins import Registry
 from sim.errors import SimInputError
-from sim.trpg.enums import MONOLOGUES, MOVES, REACTIONS, TARGETS
+from sim.trpg.enums import ITEM_USES, MONOLOGUES, MOVES, REACTIONS, TARGETS
 
 FIELDS = ("target", "reaction", "dodge_threshold", "cover", "movement", "life_mp", "monologue", "heal_below",
-          "swap_to_melee_at", "kite", "min_hit", "arm_horizon")
+          "swap_to_melee_at", "kite", "min_hit", "arm_horizon", "item_hp_at", "item_mp_at", "item_action")
 HONEST_TARGETS = tuple(t for t in TARGETS if not t.startswith("oracle"))
 MAX_LIFE_MP = 18  # a life check is 3d6 <= the MP spent: more than 18 buys nothing
 
@@ -73,6 +74,12 @@ def knobs_for(defaults: dict) -> tuple[Knob, ...]:
              doc="keep_range closes in when its hit chance from here is below this (T-6)"),
         Knob("arm_horizon", "int", 0, 30, d["arm_horizon"],
              doc="auto: later attacks a hurt arm's roll penalty is counted for (T-11)"),
+        Knob("item_hp_at", "float", 0.0, 1.0, d["item_hp_at"],
+             doc="use a heal_hp item at HP at most this share of the maximum; 0 never (T-12)"),
+        Knob("item_mp_at", "float", 0.0, 1.0, d["item_mp_at"],
+             doc="use a heal_mp item at MP at most this share of the maximum; 0 never (T-12)"),
+        Knob("item_action", "choice", default=d["item_action"], choices=ITEM_USES,
+             doc="the action an item usable with either spends (the sub one costs the round's reaction, T-12)"),
     )
 
 

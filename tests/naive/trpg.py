@@ -1,7 +1,7 @@
 """A slow, obvious reference for one TRPG combat (for differential tests).
 
-Written from the rules page (``docs/rules/trpg.md``, R-1 … R-18) and the project
-rulings (``docs/trpg.md``, T-1 … T-11) only. It reads the merged configuration *tree*
+Written from the rules page (``docs/rules/trpg.md``, R-1 … R-20) and the project
+rulings (``docs/trpg.md``, T-1 … T-12) only. It reads the merged configuration *tree*
 (``Setup.config``, i.e. ``sim.trpg.sheets.build_config(...)``) and keeps every
 character as a plain object with named fields — nothing from ``sim/trpg/game_nb.py``
 and no strategy code: the built-in target / reaction strategies are re-stated below.
@@ -43,7 +43,9 @@ PARTS = ("left_arm", "right_arm")  # R-9, in the order they are tried
 # [characters.X.strategy] defaults (docs / strategies/trpg/__init__.py)
 STRATEGY_DEFAULTS = {"target": "nearest", "reaction": "auto", "dodge_threshold": 0.0, "cover": True,
                      "movement": "close_in", "life_mp": 3, "monologue": "fallen", "heal_below": 0.5,
-                     "swap_to_melee_at": -1, "kite": True, "min_hit": 0.1, "arm_horizon": 8}
+                     "swap_to_melee_at": -1, "kite": True, "min_hit": 0.1, "arm_horizon": 8,
+                     "item_hp_at": 0.5, "item_mp_at": 0.3, "item_action": "main", "monologue_checks": ["attack", "dodge", "life"]}
+CHECK_KINDS = ("attack", "dodge", "cover", "move", "life")
 
 # Engine behaviours that disagree with the rules page / docs (see tests/test_trpg_rules.py):
 # Engine behaviours that once disagreed with the rules page / docs; each can still be
@@ -154,6 +156,17 @@ class Ability:
 
 
 @dataclass
+class Item:
+    """An item a character uses in combat (R-19): heal_hp or heal_mp, by a fixed amount plus
+    dice; ``left`` consumables (None: a tool, never used up)."""
+    effect: str
+    action: str        # main_or_sub | main | sub
+    fixed: int
+    dice: Dice | None
+    left: int | None
+
+
+@dataclass
 class Char:
     idx: int
     cid: str
@@ -172,6 +185,7 @@ class Char:
     parts: tuple
     strategy: dict
     abilities: list
+    items: list = field(default_factory=list)
     # battle state
     hp: int = 0
     mp: int = 0
@@ -225,6 +239,26 @@ def _ability(a: dict) -> Ability:
                    parse_dice(a["dice"]) if "dice" in a else None, bool(a.get("enhanced", False)))
 
 
+def item_reduction(carried: dict, table: dict) -> int:
+    """The items step of R-10: a sheet's plain ``reduction`` plus every carried reduction tool."""
+    return sum(int(v) if name == "reduction" else int(table[name].get("fixed", 0))
+               for name, v in carried.items()
+               if name == "reduction" or (int(v) > 0 and table[name]["effect"] == "reduction"))
+
+
+def combat_items(carried: dict, table: dict) -> list[Item]:
+    """The items a sheet uses in combat (heal_hp / heal_mp), in the sheet's order (R-19)."""
+    out = []
+    for name, v in carried.items():
+        if name == "reduction" or int(v) == 0 or table[name]["effect"] == "reduction":
+            continue
+        it = table[name]
+        out.append(Item(it["effect"], it.get("action", "main_or_sub"), int(it.get("fixed", 0)),
+                        parse_dice(it["dice"]) if "dice" in it else None,
+                        None if it.get("kind", "consumable") == "tool" else int(v)))
+    return out
+
+
 def build_chars(cfg: dict) -> list[Char]:
     sides = list(cfg["scenario"]["sides"])
     weapons = {wid: _weapon(wid, w) for wid, w in cfg.get("weapons", {}).items()}
@@ -250,9 +284,10 @@ def build_chars(cfg: dict) -> list[Char]:
             kaii=bool(c.get("kaii", False)), skills=dict(c.get("skills", {})),
             weapons=[weapons[w] for w in with_fists(c.get("weapons", ["fists"]))],
             armour_pct=int(arm.get("pct", 0)), armour_fixed=int(arm.get("fixed", 0)),
-            item_reduction=int(c.get("items", {}).get("reduction", 0)),
+            item_reduction=item_reduction(c.get("items", {}), cfg.get("items", {})),
             parts=tuple(p for p in PARTS if p in c.get("guard_parts", list(PARTS))),
             strategy=strat, abilities=[_ability(a) for a in c.get("abilities", [])],
+            items=combat_items(c.get("items", {}), cfg.get("items", {})),
         )
         ch.hp, ch.mp = ch.max_hp, ch.max_mp
         ch.ammo = [w.ammo for w in ch.weapons]
@@ -309,9 +344,12 @@ class Combat:
         """R-9: a damaged arm adds the damage it absorbed to melee and shooting checks."""
         return sum(v for v in c.arm.values() if v)
 
-    def check(self, c: Char, target: int, penalty: int) -> str:
-        """3d6 <= target (R-1); a monologue's pending criticals come first (T-5)."""
-        if c.mono_crits > 0 and c.mono_rounds > 0:
+    def check(self, c: Char, target: int, penalty: int, kind: str) -> str:
+        """3d6 <= target (R-1); a monologue's pending criticals come first on the check kinds
+        the strategy gives them to (R-20, T-5)."""
+        kinds = c.strategy["monologue_checks"]
+        kinds = CHECK_KINDS if kinds in ("any", ["any"]) else [kinds] if isinstance(kinds, str) else kinds
+        if c.mono_crits > 0 and c.mono_rounds > 0 and kind in kinds:
             c.mono_crits -= 1
             return CRITICAL
         r = self.rng.three_d6()
@@ -434,7 +472,7 @@ class Combat:
             r = self.choose_reaction(d, not covered, att)
             if r == DODGE and not covered:  # R-8: a coverer never dodges
                 d.sub_used = True          # R-5
-                oc = self.check(d, d.skill("dodge"), self.penalty(d))
+                oc = self.check(d, d.skill("dodge"), self.penalty(d), "dodge")
                 if oc in (SUCCESS, CRITICAL):
                     return 0
                 if oc == FUMBLE and self.lose_turn and self.fumble_any:
@@ -502,7 +540,7 @@ class Combat:
         pen = self.penalty(c) + self.arm_penalty(c) + (0 if w.melee else w.bands[band])
         if w.ammo > 0:
             c.ammo[c.equip] -= 1
-        oc = self.check(c, skill, pen)
+        oc = self.check(c, skill, pen, "attack")
         self.log.append(("attack", c.cid, t.cid, oc))
         if oc == FUMBLE:
             if self.lose_turn:
@@ -522,7 +560,7 @@ class Combat:
             if a is t or a is c or a.side != t.side or not a.can_act or not a.strategy["cover"] \
                     or self.dist(a, t) > 1:
                 continue
-            oc2 = self.check(a, a.skill("athletics"), self.penalty(a))
+            oc2 = self.check(a, a.skill("athletics"), self.penalty(a), "cover")
             if oc2 in (SUCCESS, CRITICAL):
                 d, covered = a, True
             elif oc2 == FUMBLE:
@@ -534,7 +572,7 @@ class Combat:
     def move(self, c: Char, t: Char, away: bool) -> None:
         """Athletics: success spends the main action, failure main and sub; one square either way."""
         sub_was_used = c.sub_used
-        oc = self.check(c, c.skill("athletics"), self.penalty(c))
+        oc = self.check(c, c.skill("athletics"), self.penalty(c), "move")
         if oc in (FAIL, FUMBLE):
             c.sub_used = True
         if oc == FUMBLE:
@@ -582,6 +620,37 @@ class Combat:
                 return "toward"
         return "attack"
 
+    def use_item(self, c: Char) -> str | None:
+        """T-12: the first item the strategy's thresholds call for (HP at most ``item_hp_at``
+        of the maximum, MP at most ``item_mp_at``, and below the maximum) is used: with the
+        action the item names, or for a main_or_sub item the one ``item_action`` names (the
+        sub action only while free) — "sub" / "main"; None: nothing used. Never above the maximum; MP back to >= 1 ends the symptom."""
+        for it in c.items:
+            if it.left == 0:
+                continue
+            hp = it.effect == "heal_hp"
+            cur, mx = (c.hp, c.max_hp) if hp else (c.mp, c.max_mp)
+            at = int(round(c.strategy["item_hp_at" if hp else "item_mp_at"] * 100))
+            if cur >= mx or cur * 100 > mx * at:
+                continue
+            if it.action == "sub" and c.sub_used:
+                continue
+            sub_ok = it.action == "sub" or (it.action == "main_or_sub" and c.strategy["item_action"] == "sub")
+            how = "sub" if not c.sub_used and sub_ok else "main"
+            if how == "sub":
+                c.sub_used = True
+            if it.left is not None:
+                it.left -= 1
+            h = max(it.fixed + (self.rng.roll(it.dice) if it.dice is not None else 0), 0)
+            if hp:
+                c.hp = min(cur + h, mx)
+            else:
+                c.mp = min(cur + h, mx)
+                if cur <= 0 and c.mp >= 1:
+                    c.symptom = 0
+            return how
+        return None
+
     # ------------------------------------------------------------------ a turn
     def turn(self, c: Char) -> None:
         if c.lost:
@@ -595,7 +664,7 @@ class Combat:
             spend = min(c.strategy["life_mp"], max(c.mp, 0))
             self.lose_mp(c, spend)
             pen = 0 if self.q("life_check_no_penalty") else self.penalty(c)
-            if self.check(c, spend, pen) in (FAIL, FUMBLE):
+            if self.check(c, spend, pen, "life") in (FAIL, FUMBLE):
                 c.lost = True
             return
         for extra in range(2):
@@ -616,6 +685,8 @@ class Combat:
                 return
             if not c.mono_used and c.strategy["monologue"] == "low_mp" and c.mp <= 2:
                 self.monologue(c)
+            if extra == 0 and self.use_item(c) == "main":  # R-19, T-12
+                return
             for ab in c.abilities:  # heal the most hurt ally (or oneself) within near range
                 if ab.kind != "heal":
                     continue
