@@ -57,6 +57,7 @@ U1 = np.uint64(1)
 MEM_LAST_DIVINED = 0  # the seer's last divination target + 1
 MEM_FAKE = 1          # the accomplice's decision: 0 undecided, 1 seer, 2 silent, 3 medium
 MEM_ATTACKED = 2      # the attacker's last target + 1
+MEM_TABLE = 3         # the public composition's counts, packed (0: not yet read this game)
 
 KV_CLAIM_DAY, KV_REPORT, KV_FAKE, KV_MEDIUM, KV_WITCH_KILL, KV_WITCH_REVIVE, KV_AGREE = range(7)
 KW_FAKE, KW_FAKE_MEDIUM, KW_FAKE_DAY, KW_CLEAR, KW_WOLF_CLAIM, KW_FRAME, KW_DODGE = range(7)
@@ -119,13 +120,21 @@ def _ability_nb(view):
 
 
 @nb.njit(inline="always")
-def holders_nb(view, ability):
-    """How many seats of the public composition hold ``ability``."""
-    s = 0
-    for p in range(view.n):
-        if view.rules.table[view.rules.seats[p], RF.ABILITY] == ability:
-            s += 1
-    return s
+def table_nb(view):
+    """(seers, mediums, wolf team) in the public composition, read once per game into mem."""
+    x = view.mem[MEM_TABLE]
+    if x == 0:
+        s = m = w = 0
+        for p in range(view.n):
+            r = view.rules.seats[p]
+            ab = view.rules.table[r, RF.ABILITY]
+            s += ab == Ab.DIVINE
+            m += ab == Ab.MEDIUM
+            w += view.rules.table[r, RF.TEAM] == 1
+        x = 1 + s + 64 * m + 4096 * w
+        view.mem[MEM_TABLE] = x
+    x -= 1
+    return x % 64, (x // 64) % 64, x // 4096
 
 
 @nb.njit(inline="always")
@@ -174,8 +183,7 @@ def trust_nb(view, trust):
     claimers = seers | mediums
     if not claimers:
         return claimers
-    s_seer = holders_nb(view, Ab.DIVINE)
-    s_med = holders_nb(view, Ab.MEDIUM)
+    s_seer, s_med, _ = table_nb(view)
     ks, km = popcount_nb(seers), popcount_nb(mediums)
     k = claimers
     while k:
@@ -256,23 +264,33 @@ def suspicion_of_nb(view, trust, claimers, t, own, w_rep, w_fake, prior):
 @nb.njit(inline="always")
 def prior_nb(view):
     """The wolf team's share of the public composition."""
-    w = 0
-    for p in range(view.n):
-        if view.rules.table[view.rules.seats[p], RF.TEAM] == 1:
-            w += 1
-    return w / view.n
+    return table_nb(view)[2] / view.n
 
 
 @nb.njit(inline="always")
 def _extreme_nb(rng, view, trust, claimers, mask, own, sign, agree=False):
     """A set bit of mask with the highest sign × suspicion (ties uniformly, or the lowest
-    seat with ``agree``; -1: empty)."""
+    seat with ``agree``; -1: empty). Only claimers, the participants a seer claimer
+    reported and (``own``) those the participant knows can differ from the prior, so
+    they are scored one by one and the rest as one block."""
     w_rep = knob_nb(view, KV_REPORT, 1.0)
     w_fake = knob_nb(view, KV_FAKE, 1.0)
     prior = prior_nb(view)
-    best = -np.inf
-    top = np.uint64(0)
-    m = mask
+    special = claimers
+    j = view.claimed[CLAIM_SEER]
+    while j:
+        c = lowest_nb(j)
+        j &= j - U1
+        special |= view.said[c, 0] | view.said[c, 1]
+    if own:
+        for t in range(view.n):
+            if view.know[t] >= 0:
+                special |= _bit(t)
+    special &= mask
+    rest = mask & ~special
+    best = sign * prior if rest else -np.inf
+    top = rest
+    m = special
     while m:
         j = lowest_nb(m)
         m &= m - U1
