@@ -106,7 +106,7 @@ def test_two_parameters_hit_and_an_independent_run_agrees(tmp_path):
     assert d["hit"], d
     s = d["settings"]
     roles = f"werewolf*2,seer,paladin,villager*{s['count.villager']}"
-    check = run(40000, 999, village="claims", wolves="claims", roles=roles,
+    check = run(40000, 999, village="trusting", wolves="trusting", roles=roles,
                 sets=[f"roles.paladin.protect_count={s['roles.paladin.protect_count']}"]).summary.row(0, named=True)
     se = (0.75 * 0.25 / 40000) ** 0.5
     assert abs(check["village_win_rate"] - 0.75) <= 0.01 + 4 * se

@@ -1,5 +1,5 @@
 """The competence check (issue 13): under tuned strategies no optional ability has a
-significantly negative value to its own side; under the untuned `claims` the same check
+significantly negative value to its own side; under the untuned `trusting` baseline the same check
 flags the witch (so the test can fail). Also the pick of the strongest honest tiers and
 ``sim ladder --competence`` on a game without optional abilities."""
 from __future__ import annotations
@@ -29,7 +29,7 @@ def test_strongest_is_maximin_over_honest_tiers():
 
 def _tuned(game, side, against: Spec, budget, seed) -> Spec:
     tree = game.build(sets=spec_sets(game, against))
-    return tune(game, tree, side, "claims", {against.side: against}, budget=budget, games=2000, seed=seed).spec
+    return tune(game, tree, side, "trusting", {against.side: against}, budget=budget, games=2000, seed=seed).spec
 
 
 def _check(game, v: Spec, w: Spec, games=30_000):
@@ -39,9 +39,9 @@ def _check(game, v: Spec, w: Spec, games=30_000):
     return competence(game, tree, m, games, 7)[2]
 
 
-def test_tuned_claims_are_competent_and_untuned_are_not():
+def test_tuned_trusting_is_competent_and_untuned_is_not():
     g = get("werewolf")
-    plain_v, plain_w = parse_spec(g, "village", "claims"), parse_spec(g, "wolves", "claims")
+    plain_v, plain_w = parse_spec(g, "village", "trusting"), parse_spec(g, "wolves", "trusting")
     untuned = _check(g, plain_v, plain_w)
     witch = untuned.filter(untuned["ability"] == "witch").row(0, named=True)
     assert witch["value_ci_high"] < 0 and witch["competent"] is False  # the power check

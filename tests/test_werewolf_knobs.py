@@ -1,4 +1,4 @@
-"""The `claims` families' knobs: declared as data, delivered to the views, each one a real
+"""The `trusting` families' knobs: declared as data, delivered to the views, each one a real
 change of play, the engine still equal to the naive reference with knobs set, and bad
 knob input one error line."""
 from __future__ import annotations
@@ -17,11 +17,11 @@ from sim.werewolf.game import run, with_knobs
 from sim.werewolf.game_nb import chunk_kernel, new_counts
 from sim.werewolf.roles import resolve_setup
 from strategies.werewolf import VILLAGE, WOLVES
-from strategies.werewolf import claims as c
+from strategies.werewolf import trusting as c
 from tests.naive.werewolf import counts_of, naive_game
 
 GAMES = 4000
-V, W = VILLAGE.get("claims"), WOLVES.get("claims")
+V, W = VILLAGE.get("trusting"), WOLVES.get("trusting")
 
 
 def test_slots_follow_the_declared_order():
@@ -77,7 +77,7 @@ def test_engine_matches_naive_with_knobs(sets):
 
 def assert_engine_matches_naive(setup, village, wolves, seed, games=150):
     """Games 0 … games-1 with the setup's knob values (``with_knobs``): the kernel's counts
-    equal the naive reference's, game by game (tests/test_werewolf_talk.py uses it too)."""
+    equal the naive reference's, game by game (tests/test_werewolf_claims.py uses it too)."""
     R = with_knobs(setup, village, wolves)
     kernel = chunk_kernel(village, wolves)
     key = run_key(seed)
@@ -90,19 +90,19 @@ def assert_engine_matches_naive(setup, village, wolves, seed, games=150):
 
 
 def test_knob_vector_order_defaults_and_checks():
-    vec = knob_vector(V, "claims", {"follow": 0.25, "trust": False}, "village")
+    vec = knob_vector(V, "trusting", {"follow": 0.25, "trust": False}, "village")
     assert vec.tolist() == [1.0, 0.25, 0.0, 1.0, 1.0, 1.0]
     with pytest.raises(Exception, match="did you mean 'follow'"):
-        knob_vector(V, "claims", {"folow": 0.2}, "village")
+        knob_vector(V, "trusting", {"folow": 0.2}, "village")
     with pytest.raises(Exception, match=r"must be in \[0.0, 1.0\]"):
-        knob_vector(V, "claims", {"follow": 2}, "village")
+        knob_vector(V, "trusting", {"follow": 2}, "village")
 
 
 @pytest.mark.parametrize("args, says", [
-    (["--village", "claims@folow=1"], "did you mean 'follow'"),
-    (["--village", "claims", "--set", "village.claim_dya=2"], "did you mean 'claim_day'"),
+    (["--village", "trusting@folow=1"], "did you mean 'follow'"),
+    (["--village", "trusting", "--set", "village.claim_dya=2"], "did you mean 'claim_day'"),
     (["--set", "village.follow=0.5"], "strategy 'random' has no knobs"),
-    (["--wolves", "claims@fake_claim=1.5"], "must be in [0.0, 1.0]"),
+    (["--wolves", "trusting@fake_claim=1.5"], "must be in [0.0, 1.0]"),
 ])
 def test_bad_knobs_are_one_error_line(tmp_path, args, says):
     out = tmp_path / "out"
@@ -115,9 +115,9 @@ def test_bad_knobs_are_one_error_line(tmp_path, args, says):
 
 def test_knobs_from_a_strategy_file(tmp_path):
     f = tmp_path / "v.toml"
-    f.write_text('[village]\nstrategy = "claims"\ntrust = false\n')
+    f.write_text('[village]\nstrategy = "trusting"\ntrust = false\n')
     r = CliRunner().invoke(app, ["werewolf", "run", "--games", "2000", "--seed", "5", "--village", str(f),
-                                 "--wolves", "claims", "--json"])
+                                 "--wolves", "trusting", "--json"])
     assert r.exit_code == 0, r.output
     got = json.loads(r.output)["village_wins"]
     want = int(_totals(["village.trust=false"], games=2000)["scalars"][1])

@@ -37,11 +37,11 @@ def test_a_withheld_ability_is_never_used_and_the_seats_stay():
                     assert e["claimer"] not in seer  # the accomplice may still claim
 
 
-def test_the_witch_costs_the_village_under_claims():
-    """The issue's finding: under `claims` the witch, acting on reports, loses the village games
+def test_the_witch_costs_the_village_under_trusting():
+    """The issue's finding: under the `trusting` baseline the witch, acting on reports, loses the village games
     (a strategy that would do better without its ability: flagged not competent)."""
     r = CliRunner().invoke(app, ["werewolf", "loo", "--restrict", "--ability", "witch", "--games", "20000",
-                                 "--village", "claims", "--wolves", "claims", "--seed", "1", "--json"])
+                                 "--village", "trusting", "--wolves", "trusting", "--seed", "1", "--json"])
     assert r.exit_code == 0, r.stderr
     rows = json.loads(r.stdout)["rows"]
     assert [x["restricted"] for x in rows] == ["(none)", "witch"]

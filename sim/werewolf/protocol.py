@@ -128,7 +128,7 @@ class Werewolf(Game):
         for r in present:  # claims: only where the side's strategy speaks at all
             k = setup.role_ids.index(r)
             side = "wolves" if table[k, RF.TEAM] else "village"
-            if strategies[side].speak is not basic.silent_nb and r in ("seer", "accomplice"):
+            if strategies[side].speak is not basic.silent_nb and r in ("seer", "medium", "accomplice"):
                 out.append(Ability(f"{r}_claims", r, side, f"the {r} never claims"))
         return out
 

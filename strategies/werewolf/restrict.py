@@ -11,22 +11,22 @@ import numpy as np
 from sim.werewolf.enums import WITCH_PASS
 
 
-@nb.njit
+@nb.njit(inline="always")
 def never_divine_nb(rng, view):
     return -1
 
 
-@nb.njit
+@nb.njit(inline="always")
 def never_mark_nb(rng, view):
     return -1
 
 
-@nb.njit
+@nb.njit(inline="always")
 def never_protect_nb(rng, view):
     return np.uint64(0)
 
 
-@nb.njit
+@nb.njit(inline="always")
 def never_witch_nb(rng, view):
     return WITCH_PASS
 
@@ -35,7 +35,7 @@ def silent_role(speak, role: int):
     """``speak`` for everyone but the participants of role index ``role``, who never claim."""
     role = int(role)
 
-    @nb.njit
+    @nb.njit(inline="always")
     def speak_unless_role_nb(rng, view):
         if view.my_role == role:
             return -1
