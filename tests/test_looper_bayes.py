@@ -3,6 +3,7 @@ setup, the trap script is won, the oracle is at least as good as the honest plan
 import numpy as np
 import pytest
 
+from sim.core.kernels import stamped
 from sim.core.seeding import python_rng, run_key
 from sim.looper.day_nb import day_buffers_nb
 from sim.looper.game import resolve_setup, run
@@ -11,6 +12,12 @@ from strategies.looper import PLAYERS, SCRIPTWRITERS, PlayerStrategy
 from strategies.looper import bayes as B
 from strategies.looper.player import random_move_nb, random_name_nb
 from tests.naive.looper import naive_game
+
+# the model's functions, disk-cached (compiling them takes about a minute)
+HISTORY = stamped(B.history_mismatch_nb)
+KEYS = stamped(B.key_mask_nb)
+VALID = stamped(B._valid_nb)
+LAYOUT = stamped(B.layout_nb)
 
 TRAP = {"setup": {"key_person": "attention_seeker",
                   "permanent_moves": [{"character": "socrates_in_love", "location": "underworld"}]}}
@@ -76,19 +83,19 @@ def test_the_true_setup_is_never_ruled_out(name):
             res = naive_game(roster, key, g, p, w, params)
             v = _final_view(seen["view"], res, days)
             truth = np.asarray(res["setup"], np.int64)
-            km = int(B.key_mask_nb(v))
+            km = int(KEYS(v))
             assert km >> int(truth[0]) & 1, (wname, g, "key person ruled out")
-            assert B.history_mismatch_nb(v, truth, buf, pos, np.uint64(km), 1 << 30) == 0, (wname, g, res["setup"])
+            assert HISTORY(v, truth, buf, pos, np.uint64(km), 1 << 30) == 0, (wname, g, res["setup"])
             # a wrong setup: the same with the first permanent move elsewhere (or another key person)
             wrong = truth.copy()
             if wrong[1] >= 0:
                 wrong[2] = (wrong[2] + 1 + g % 4) % int(R.info[1])
             else:
                 wrong[1], wrong[2] = 1 + g % (n - 1), g % int(R.info[1])
-            if not B._valid_nb(R, wrong):
+            if not VALID(R, wrong):
                 continue
             checked += 1
-            ruled_out += B.history_mismatch_nb(v, wrong, buf, pos, np.uint64(km), 1 << 30) > 0
+            ruled_out += HISTORY(v, wrong, buf, pos, np.uint64(km), 1 << 30) > 0
     assert checked and ruled_out >= max(1, checked // 20), (ruled_out, checked)
 
 
@@ -105,10 +112,10 @@ def test_the_day_model_is_the_engines():
     h[1], h[2] = roster.index("socrates_in_love"), roster.loc_index("underworld")
     mv = np.array([[roster.index("socrates_in_love"), roster.loc_index("park")], [-1, -1], [-1, -1]], np.int64)
     pos = np.zeros(roster.n_chars, np.int64)
-    B.layout_nb(R, h, 1, np.uint64((1 << roster.n_chars) - 1), mv, 1, pos)
+    LAYOUT(R, h, 1, np.uint64((1 << roster.n_chars) - 1), mv, 1, pos)
     assert pos[roster.index("socrates_in_love")] == roster.loc_index("underworld")
     prec = resolve_setup(TRAP, ["rules.precedence=player"])
-    B.layout_nb(prec.nb, h, 1, np.uint64((1 << roster.n_chars) - 1), mv, 1, pos)
+    LAYOUT(prec.nb, h, 1, np.uint64((1 << roster.n_chars) - 1), mv, 1, pos)
     assert pos[roster.index("socrates_in_love")] == roster.loc_index("park")
 
 

@@ -9,7 +9,8 @@ A player strategy is a pair of ``@njit`` functions::
 
 ``rng`` is the player's own stream, ``view`` its read-only knowledge (fields: the whitelist
 ``sim.looper.views.PLAYER_KNOWS``), ``own`` its writable scratch (``own.mem`` int64[256]
-zeroed per game, ``own.buf`` a day buffer for what-if days). A scriptwriter strategy is::
+zeroed per game, ``own.buf`` a day buffer for what-if days, ``own.big`` int64[8192] never
+zeroed: write before you read, at your game's start). A scriptwriter strategy is::
 
     setup(rng, view: WriterView, params, out: int64[1 + 2*perm + 2*guests])
         out = [key, c1, l1, ..., guest1_char, guest1_loc, ...]
@@ -26,7 +27,8 @@ random living character). Scriptwriter plug-ins must be :class:`ScriptwriterStra
 A player strategy whose name starts with ``oracle_`` (``sim.core.views.is_oracle``) is given
 the judge's state (an ``OracleView``: the player's fields plus ``key``, ``setup``, ``pos``,
 ``stress``) and every output of a run with it is labelled; the other players get only the
-PlayerView, so they cannot read hidden state. ``oracle_key`` is the built-in oracle.
+PlayerView, so they cannot read hidden state. ``oracle_key`` and ``oracle_planner`` are the
+built-in oracles. ``bayes`` / ``planner`` / ``oracle_planner``: strategies/looper/bayes.py.
 """
 from __future__ import annotations
 
