@@ -154,3 +154,13 @@ def test_registered_with_knobs():
         s = PLAYERS.get(name)
         assert s.knobs and s.knobs[0].name == "particles"
     assert [k.name for k in PLAYERS.get("planner").knobs][-3:] == ["budget", "horizon", "alternatives"]
+
+
+def test_same_seed_same_games_whatever_the_chunks():
+    """The particles live in ``own.big``, which the kernel never zeroes: bayes must draw them
+    afresh each game, so one thread in chunks of 7 plays exactly the games of the default run."""
+    a = run(120, 4, player="bayes", scriptwriter="random", sets=["player.particles=16", "player.samples=2"])
+    b = run(120, 4, player="bayes", scriptwriter="random", sets=["player.particles=16", "player.samples=2"],
+            threads=1, chunk_size=7)
+    for k in a.totals:
+        assert np.array_equal(np.asarray(a.totals[k]), np.asarray(b.totals[k])), k
