@@ -579,10 +579,15 @@ def _risk_nb(view, own, h, mv, k, pos):
 
 
 @nb.njit
-def _mean_loss(view, own, hs, nw, mv, k, wts, pos, cr):
+def _mean_loss(view, own, hs, nw, mv, k, wts, pos, cr, above=np.inf):
+    """The mean loss over the worlds; once the running sum shows it is at least ``above``
+    (losses are never negative) it stops and returns that partial mean, so a caller that
+    keeps only means below ``above`` decides exactly as with the full mean."""
     s = 0.0
     for w in range(nw):
         s += _loss(view, own, hs[w], mv, k, wts, pos, cr)
+        if s / nw >= above:
+            return s / nw
     return s / nw
 
 
@@ -633,7 +638,7 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
             out[k, 0] = x
             for s in range(L):
                 out[k, 1] = (off + s) % L
-                v = _mean_loss(view, own, hs, nw, out, k + 1, wts, pos, cr)
+                v = _mean_loss(view, own, hs, nw, out, k + 1, wts, pos, cr, best)
                 if v < best:
                     best = v
                     bx = x
