@@ -1,7 +1,9 @@
 """Speed of the skill machinery (issue 13): a ladder at 100,000 games per cell and tunes of
-200 evaluations (race; the Werewolf village's `claims` knobs against `claims`). Timings only — the tests check correctness (examples/race/tests).
+200 evaluations (race; the Werewolf village's `claims` knobs against `claims`); and the
+Looper's reasoning players (issue 14): `bayes` and `planner` against the `random`
+scriptwriter on 2 threads, in games/s. Timings only — the tests check correctness (examples/race/tests, tests/test_looper_bayes.py).
 
-    .venv/bin/python benchmarks/bench_skill.py [--json]
+    .venv/bin/python benchmarks/bench_skill.py [--json] [--looper-only]
 
 Each step is timed after a warm-up that compiles its kernels, so the figures are the
 machinery's, not numba's compile time.
@@ -64,8 +66,33 @@ def werewolf_tune(side: str, evaluations: int, games: int) -> dict:
             "baseline_rate": res.baseline_rate, "tuned_rate": res.tuned_rate, "params": res.params}
 
 
+def looper_player(player: str, games: int, scriptwriter: str = "random") -> dict:
+    """Games/s of a Looper player strategy on 2 threads (issue 14's targets: bayes vs random
+    >= 50,000, planner >= 1,000), after a small warm-up run that compiles or loads its kernel."""
+    from sim.looper.game import run
+
+    run(50, 0, player=player, scriptwriter=scriptwriter, threads=2)
+    t = time.perf_counter()
+    r = run(games, 1, player=player, scriptwriter=scriptwriter, threads=2)
+    s = time.perf_counter() - t
+    row = r.summary.row(0, named=True)
+    return {"games": games, "seconds": s, "games_per_second": games / s, "player_win_rate": row["player_win_rate"]}
+
+
 def main() -> None:
-    out = {
+    looper = {
+        "looper_bayes_vs_random": looper_player("bayes", 4000),
+        "looper_planner_vs_random": looper_player("planner", 1000),
+    }
+    if "--looper-only" in sys.argv:
+        out = looper
+        if "--json" in sys.argv:
+            print(json.dumps(out))
+            return
+        for k, v in out.items():
+            print(f"{k:26s} " + ", ".join(f"{a}={b:,.2f}" if isinstance(b, float) else f"{a}={b}" for a, b in v.items()))
+        return
+    out = {**looper,
         "race_ladder_4x4": ladder("race", ["cautious", "bold", "threshold@k=0", "threshold@k=-10"],
                                   ["cautious", "bold", "threshold@k=0", "threshold@k=-10"], 100_000),
         "werewolf_ladder_2x3": ladder("werewolf", ["random", "claims"], ["random", "claims", "oracle_attack"],
@@ -77,7 +104,7 @@ def main() -> None:
         print(json.dumps(out))
         return
     for k, v in out.items():
-        print(f"{k:22s} " + ", ".join(f"{a}={b:,.2f}" if isinstance(b, float) else f"{a}={b}" for a, b in v.items()))
+        print(f"{k:26s} " + ", ".join(f"{a}={b:,.2f}" if isinstance(b, float) else f"{a}={b}" for a, b in v.items()))
 
 
 if __name__ == "__main__":

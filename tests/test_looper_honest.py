@@ -77,7 +77,7 @@ def _player_view(roster):
     return (PlayerView(R, np.int64(0), np.int64(1), np.uint64((1 << n) - 1), np.full((loops, days, n), -1, np.int64),
                        np.full((loops, days, 3, 2), -1, np.int64), np.zeros(loops, np.int64),
                        np.full(loops, -1, np.int64), np.zeros(1, np.float64)),
-            Scratch(np.zeros(256, np.int64), day_buffers_nb(R)))
+            Scratch(np.zeros(256, np.int64), day_buffers_nb(R), np.zeros(8192, np.int64)))
 
 
 def _true_key(roster, key, g):

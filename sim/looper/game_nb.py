@@ -39,6 +39,7 @@ Counts = namedtuple("Counts", "scalars wins_by_loop deaths key_games key_wins en
 C_GAMES, C_WINS, C_LOOPS, C_DAYS, C_PROT_DEATHS, C_KEY_DEATHS, C_WRONG_NAME = range(7)
 N_SCALARS = 7
 MEM = 256  # strategy scratch per game (int64)
+BIG = 8192  # a strategy's larger scratch (int64), NOT zeroed per game: a strategy sets what it reads
 
 
 def new_counts(R):
@@ -84,7 +85,7 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
     moves = np.full((loops, days, max(mpd, 1), 2), -1, np.int64)
     loop_end = np.zeros(loops, np.int64)
     named = np.full(loops, -1, np.int64)
-    own = Scratch(np.zeros(MEM, np.int64), day_buffers_nb(R))
+    own = Scratch(np.zeros(MEM, np.int64), day_buffers_nb(R), np.zeros(BIG, np.int64))
     # the scriptwriter's: its setup as it made it, the town when it chooses
     wsetup = np.zeros(1 + 2 * nperm + 2 * R.info[I.N_GUEST], np.int64)
     wpos = np.zeros(n, np.int64)

@@ -47,8 +47,11 @@ PlayerView = namedtuple("PlayerView", PLAYER_KNOWS)
 WriterView = namedtuple("WriterView", SCRIPTWRITER_KNOWS)
 OracleView = namedtuple("OracleView", ORACLE_KNOWS)
 # A player's own scratch: ``mem`` (int64[MEM], zeroed at each game's start, kept across
-# its days and loops) and ``buf`` (a DayBuf for what-if days, strategies.looper.common).
-Scratch = namedtuple("Scratch", "mem buf")
+# its days and loops), ``buf`` (a DayBuf for what-if days, strategies.looper.common) and
+# ``big`` (int64[BIG], kept across games of a chunk and never zeroed by the kernel: a
+# strategy writes what it reads there before reading it, at its game's start, so results do
+# not depend on how games are chunked; strategies.looper.bayes keeps its particles in it).
+Scratch = namedtuple("Scratch", "mem buf big")
 
 
 @nb.njit

@@ -9,7 +9,8 @@ A player strategy is a pair of ``@njit`` functions::
 
 ``rng`` is the player's own stream, ``view`` its read-only knowledge (fields: the whitelist
 ``sim.looper.views.PLAYER_KNOWS``), ``own`` its writable scratch (``own.mem`` int64[256]
-zeroed per game, ``own.buf`` a day buffer for what-if days). A scriptwriter strategy is::
+zeroed per game, ``own.buf`` a day buffer for what-if days, ``own.big`` int64[8192] never
+zeroed: write before you read, at your game's start). A scriptwriter strategy is::
 
     setup(rng, view: WriterView, params, out: int64[1 + 2*perm + 2*guests])
         out = [key, c1, l1, ..., guest1_char, guest1_loc, ...]
@@ -26,7 +27,8 @@ random living character). Scriptwriter plug-ins must be :class:`ScriptwriterStra
 A player strategy whose name starts with ``oracle_`` (``sim.core.views.is_oracle``) is given
 the judge's state (an ``OracleView``: the player's fields plus ``key``, ``setup``, ``pos``,
 ``stress``) and every output of a run with it is labelled; the other players get only the
-PlayerView, so they cannot read hidden state. ``oracle_key`` is the built-in oracle.
+PlayerView, so they cannot read hidden state. ``oracle_key`` and ``oracle_planner`` are the
+built-in oracles. ``bayes`` / ``planner`` / ``oracle_planner``: strategies/looper/bayes.py.
 """
 from __future__ import annotations
 
@@ -40,6 +42,7 @@ from sim.core.knobs import Knob
 from sim.core.plugins import Registry
 from sim.core.views import is_oracle
 from sim.errors import SimInputError
+from strategies.looper import bayes as _b
 from strategies.looper import player as _p
 from strategies.looper import scriptwriter as _w
 
@@ -75,6 +78,26 @@ PROTECT_KNOBS = (
          doc="a candidate of a \"one character dies\" rule counts as at risk (false: only certain deaths)"),
 )
 RANDOM_KNOBS = (Knob("max_moves", "int", 1, 64, 64, doc="at most this many moves a day (the rules' limit applies too)"),)
+# The knobs of bayes (strategies.looper.bayes, K_* order); the planners add theirs after them.
+BAYES_KNOBS = (
+    Knob("particles", "int", 1, 512, 64, doc="hypotheses (whole setups) the posterior keeps"),
+    Knob("samples", "int", 1, 64, 8, doc="of them, the worlds each decision is weighed on"),
+    Knob("candidates", "int", 1, 64, 24,
+         doc="protect the key-person candidates when at most this many remain (else only the protagonist)"),
+    Knob("protagonist_weight", "float", 0.0, 4.0, 1.0, step=0.05,
+         doc="the protagonist's loss against the key person's (the candidates share 1)"),
+    Knob("choice_risk", "float", 0.0, 1.0, 1.0,
+         doc="risk of a \"one character dies\" candidate beyond 1/|candidates| (1: the worst is chosen)"),
+    Knob("repair", "int", 0, 100000, 4000,
+         doc="re-simulated days the repair search may spend when no hypothesis is left"),
+    Knob("max_moves", "int", 1, 64, 64, doc="at most this many moves a day (the rules' limit applies too)"),
+)
+PLANNER_KNOBS = BAYES_KNOBS + (
+    Knob("budget", "int", 1, 100000, 256, doc="rolled-out days per decision"),
+    Knob("horizon", "choice", default="loop", choices=("day", "loop"),
+         doc="roll out the rest of the day, or of the loop (the same moves every day)"),
+    Knob("alternatives", "int", 0, 32, 6, doc="one-move changes of bayes's moves tried besides them and none"),
+)
 AIM_KNOBS = (Knob("aim", "float", 0.0, 1.0, 0.0,
                   doc="probability that a choice kills the key person, else the protagonist, when it can"),)
 
@@ -106,6 +129,16 @@ PLAYERS.register("cautious", PlayerStrategy("cautious", _p.cautious_move_nb, _p.
 PLAYERS.register("deducer", PlayerStrategy("deducer", _p.deducer_move_nb, _p.deducer_name_nb,
                                            doc="narrows the key person down from earlier loops and protects the candidates",
                                            knobs=PROTECT_KNOBS))
+PLAYERS.register("bayes", PlayerStrategy(
+    "bayes", _b.bayes_move_nb, _b.bayes_name_nb,
+    doc="keeps the posterior over the hidden setup (particles re-simulated with the day kernel); "
+        "protects the protagonist and the likely key persons from the dangers it expects", knobs=BAYES_KNOBS))
+PLAYERS.register("planner", PlayerStrategy(
+    "planner", _b.planner_move_nb, _b.bayes_name_nb,
+    doc="scores candidate move sets by rollouts on worlds drawn from bayes's posterior", knobs=PLANNER_KNOBS))
+PLAYERS.register("oracle_planner", PlayerStrategy(
+    "oracle_planner", _b.oracle_planner_move_nb, _b.oracle_planner_name_nb,
+    doc="ORACLE: the planner told the true setup (its only world) and key person", knobs=PLANNER_KNOBS))
 PLAYERS.register("oracle_key", PlayerStrategy(
     "oracle_key", _p.oracle_key_move_nb, _p.oracle_key_name_nb,
     doc="ORACLE: reads the true key person; protects it and the protagonist, names it"))

@@ -335,7 +335,7 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
     wsetup = np.zeros(1 + 2 * nperm + 2 * len(guest_days), np.int64)
     wpos = np.zeros(n, np.int64)
     wstress = np.zeros(n, np.int64)
-    own = Scratch(np.zeros(game_nb.MEM, np.int64), day_buffers_nb(R))  # the player's scratch
+    own = Scratch(np.zeros(game_nb.MEM, np.int64), day_buffers_nb(R), np.zeros(game_nb.BIG, np.int64))  # the player's scratch
     mv = np.zeros((max(mpd, 1), 2), np.int64)
     oracle = is_oracle(player)
     # each side's knob values, from the configuration's player / scriptwriter tables

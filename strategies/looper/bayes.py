@@ -1,0 +1,841 @@
+"""`bayes`, `planner` and `oracle_planner`: Looper players that keep a posterior over the
+hidden setup (issue 14).
+
+**The model.** A hypothesis is a whole setup row, the scriptwriter's own format
+(``[key, c1, l1, …, guest1_char, guest1_loc, …]``; a character −1 is a slot left unused, as
+a `fixed` script may). The prior is uniform over the setups the rules allow (P-15, P-16).
+The likelihood of a day is 1 when the engine's own day kernel (``day_start_nb`` /
+``day_finish_nb``), run on the morning layout the hypothesis gives (the table, its
+permanent moves, the player's recorded moves with R-6 / P-17 precedence, its guest move of
+the day), can produce exactly the announced deaths at exactly the announced places
+(Turf King's shift is the kernel's own), for *some* choices of the scriptwriter (R-10); else
+0. The scriptwriter's choices are not modelled (any candidate may be picked), so the
+posterior is the prior restricted to the setups consistent with everything announced.
+The key person is kept exactly (by enumeration of the 24 characters): a character that
+died before its loop ended is not it; a loop that ended with the protagonist alive had
+it among that day's dead; a wrong name (P-9) is not it.
+
+**The filter.** ``particles`` hypotheses live in the player's scratch ``own.big``. Each
+day the new announcements are checked against every live particle (one re-simulated day
+each); dead slots are refilled by copies of live ones, each then moved by one mutation that
+is kept only if it is consistent with the whole history. When no particle is left, a repair
+search (mutations that do not increase the number of mismatched deaths over the history,
+guided to the announced places) looks for consistent ones within ``repair`` re-simulated
+days; whatever it reaches is used. The true setup always has likelihood 1
+(tests/test_looper_bayes.py checks it over random games), so it is never ruled out; a
+finite particle set may of course not hold it.
+
+**Moves.** `bayes` weighs each character at risk in ``samples`` particles (a certain death
+1, a candidate of a "one character dies" rule ``choice_risk + (1 − choice_risk)/|candidates|``),
+the protagonist by ``protagonist_weight`` and the key-person candidates by their posterior
+(when at most ``candidates`` remain), and greedily adds the move that lowers the expected
+weighted loss most. `planner` scores candidate move sets (bayes's own, none, and one-move
+changes of it) by determinised rollouts on sampled particles: the day, and with
+``horizon = loop`` the rest of the loop replaying the same moves, the scriptwriter killing
+a protected character when it can with probability ``choice_risk``; it stops at ``budget``
+rolled-out days per decision. `oracle_planner` is the same planner whose only world is the
+true setup (it reads the judge's ``setup`` and ``key``: an oracle, labelled as such).
+"""
+import numba as nb
+import numpy as np
+
+from sim.core.bits import lowest_nb, popcount_nb
+from sim.core.rng import choose_bit_nb, randint_nb, uniform_nb
+from sim.looper.day_nb import S_DEAD, day_finish_nb, day_start_nb
+from sim.looper.enums import F, I, Kind, Precedence
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+
+# own.mem slots (the common helpers use 0 … 3, 32 … 38 and 64 … 88)
+M_INIT = 200     # 1 once the particles are drawn this game
+M_LOOP = 201     # the next (loop, day) of the history to digest
+M_DAY = 202
+M_KEY = 203      # the exact key-person candidate mask
+M_LIVE = 204     # live particles
+M_N = 205        # particles in use
+M_EXACT = 206    # 1 while the live particles are exactly consistent (0: repair fell short)
+
+# knob slots (view.knobs, strategies.looper.BAYES_KNOBS / PLANNER_KNOBS order)
+K_PARTICLES, K_SAMPLES, K_CANDIDATES, K_PROT_W, K_CHOICE_RISK, K_REPAIR, K_MAX_MOVES = range(7)
+K_BUDGET, K_HORIZON, K_ALTERNATIVES = 7, 8, 9
+MAX_ENUM = 256   # choice assignments enumerated per day (beyond: the day is taken as consistent)
+
+
+@nb.njit(inline="always")
+def _bit(i):
+    return U1 << np.uint64(i)
+
+
+@nb.njit
+def _srow(R):
+    return 1 + 2 * R.info[I.N_PERM] + 2 * R.info[I.N_GUEST]
+
+
+@nb.njit
+def layout_nb(R, h, d, alive, mv, k, pos):
+    """The morning layout of day ``d`` under hypothesis ``h`` (a setup row) with the
+    player's moves ``mv[:k]``: the engine's rules (game_nb: permanent moves, R-6 / P-17
+    precedence, P-7, the guest move after the player's)."""
+    n = R.info[I.N_CHARS]
+    nperm = R.info[I.N_PERM]
+    prec = R.info[I.PRECEDENCE]
+    for i in range(n):
+        pos[i] = R.home[i]
+    wmoved = U0
+    for j in range(nperm):
+        c = h[1 + 2 * j]
+        if c >= 0:
+            pos[c] = h[2 + 2 * j]
+            wmoved |= _bit(c)
+    pwins = U0
+    if prec == Precedence.PLAYER:
+        pwins = ~U0
+    elif prec == Precedence.PLAYER_FOR_KEY_PERSON:
+        pwins = _bit(h[0])
+    gbase = 1 + 2 * nperm
+    gk = R.guest_day[d]
+    gc = -1
+    moved = wmoved
+    if gk >= 0 and h[gbase + 2 * gk] >= 0:
+        gc = h[gbase + 2 * gk]
+        moved |= _bit(gc)
+    moved &= ~pwins
+    pmoved = U0
+    done = U0
+    for j in range(k):
+        c = mv[j, 0]
+        if c < 0:
+            continue
+        bc = _bit(c)
+        if done & bc:
+            continue
+        done |= bc
+        if (alive & bc) and not (moved & bc):
+            pos[c] = mv[j, 1]
+            pmoved |= bc
+    if gc >= 0 and not (pmoved & pwins & _bit(gc)):
+        pos[gc] = h[gbase + 2 * gk + 1]
+
+
+@nb.njit
+def _observed(view, lp, d):
+    n = view.rules.info[I.N_CHARS]
+    D = U0
+    for c in range(n):
+        if view.ann[lp, d - 1, c] >= 0:
+            D |= _bit(c)
+    return D
+
+
+@nb.njit
+def day_mismatch_nb(view, h, lp, d, alive, buf, pos, exact):
+    """0 when hypothesis ``h`` can produce the announcements of (loop ``lp``, day ``d``)
+    for some choices of the scriptwriter; else a positive count of mismatches (deaths
+    predicted and not announced, announced and not possible, misplaced). ``exact`` False
+    stops at the cheap necessary conditions (no enumeration of the choices)."""
+    R = view.rules
+    layout_nb(R, h, d, alive, view.moves[lp, d - 1], view.moves.shape[2], pos)
+    nreq = day_start_nb(pos, alive, R, buf, None)
+    fixed = buf.st[S_DEAD]
+    D = _observed(view, lp, d)
+    reach = fixed
+    bad = 0
+    for r in range(nreq):
+        cr = buf.req_cand[r] & D
+        if cr == U0:
+            bad += 1  # the rule must kill one of its candidates, and none died
+        reach |= cr
+    bad += popcount_nb(fixed & ~D)
+    chain = False  # a slaughter angel (expansion) kills beyond the rules' own victims
+    for e in range(R.effects.shape[0]):
+        if R.effects[e, F.KIND] == Kind.KILL_ALL_ON_DEATH:
+            chain = True
+    if not chain:
+        bad += popcount_nb(D & ~reach)
+    t = D
+    while t:
+        i = lowest_nb(t)
+        t &= t - U1
+        l = buf.pos2[i]
+        a = R.next_loc[l] if buf.misrep[l] else l
+        if a != view.ann[lp, d - 1, i]:
+            bad += 1
+    if bad or not exact or nreq == 0:
+        if bad == 0 and nreq == 0:  # no choice: the kernel's deaths are the fixed ones
+            dead = day_finish_nb(pos, alive, 0, R, buf, None)
+            return 0 if dead == D else 1
+        return bad
+    # enumerate the choices (victims among the announced dead) up to MAX_ENUM of them
+    total = 1
+    for r in range(nreq):
+        total *= popcount_nb(buf.req_cand[r] & D)
+        if total > MAX_ENUM:
+            return 0  # too many to try: the necessary conditions hold, keep it (never rule out the truth)
+    for a in range(total):
+        rest = a
+        for r in range(nreq):
+            cr = buf.req_cand[r] & D
+            j = rest % popcount_nb(cr)
+            rest //= popcount_nb(cr)
+            for _ in range(j):
+                cr &= cr - U1
+            buf.req_victim[r] = lowest_nb(cr)
+        buf.st[S_DEAD] = fixed
+        dead = day_finish_nb(pos, alive, nreq, R, buf, None)
+        if dead == D:
+            ok = True
+            t = D
+            while t:
+                i = lowest_nb(t)
+                t &= t - U1
+                if buf.ann[i] != view.ann[lp, d - 1, i]:
+                    ok = False
+            if ok:
+                return 0
+    return 1
+
+
+@nb.njit
+def _played(view, lp):
+    """Days of loop ``lp`` that were played before now (the current loop: before today)."""
+    days = view.rules.info[I.DAYS]
+    if lp < view.loop:
+        e = view.loop_end[lp]
+        return e if 1 <= e <= days else days
+    return view.day - 1
+
+
+@nb.njit
+def _alive_at(view, lp, d):
+    n = view.rules.info[I.N_CHARS]
+    alive = U0
+    for i in range(n):
+        alive |= _bit(i)
+    for dd in range(1, d):
+        alive &= ~_observed(view, lp, dd)
+    return alive
+
+
+@nb.njit
+def key_mask_nb(view):
+    """The exact key-person candidates of the history (by enumeration of every character)."""
+    R = view.rules
+    n = R.info[I.N_CHARS]
+    days = R.info[I.DAYS]
+    cand = U0
+    for i in range(1, n):
+        cand |= _bit(i)
+    for lp in range(view.loop + 1):
+        last = _played(view, lp)
+        end = view.loop_end[lp]  # 0 for the loop being played
+        for d in range(1, last + 1):
+            D = _observed(view, lp, d)
+            if d == end and 1 <= end <= days:
+                if not (D & U1):
+                    cand &= D  # the protagonist lived: the key person died that day
+            else:
+                cand &= ~D  # died and the loop went on: not the key person
+        if end == days + 1 and view.named[lp] >= 0:
+            cand &= ~_bit(view.named[lp])
+    return cand
+
+
+@nb.njit
+def history_mismatch_nb(view, h, buf, pos, keymask, stop):
+    """Mismatches of ``h`` over every digested day (0: consistent with all of it); stops
+    counting once above ``stop``."""
+    if not (keymask & _bit(h[0])):
+        return 1 << 20
+    bad = 0
+    for lp in range(view.loop + 1):
+        last = _played(view, lp)
+        alive = _alive_at(view, lp, 1)
+        for d in range(1, last + 1):
+            bad += day_mismatch_nb(view, h, lp, d, alive, buf, pos, True)
+            if bad > stop:
+                return bad
+            alive &= ~_observed(view, lp, d)
+    return bad
+
+
+@nb.njit
+def _valid_nb(R, h):
+    """Whether setup row ``h`` is one the rules allow (distinct permanent characters, P-15, P-16)."""
+    nperm = R.info[I.N_PERM]
+    seen = U0
+    for j in range(nperm):
+        c = h[1 + 2 * j]
+        if c < 0:
+            continue
+        if seen & _bit(c):
+            return False
+        seen |= _bit(c)
+        if R.info[I.STAY_MOVES] == 0 and h[2 + 2 * j] == R.home[c]:
+            return False
+        if R.info[I.KEY_MOVABLE] == 0 and c == h[0]:
+            return False
+    if R.info[I.KEY_MOVABLE] == 0:
+        gbase = 1 + 2 * nperm
+        for j in range(R.info[I.N_GUEST]):
+            if h[gbase + 2 * j] == h[0]:
+                return False
+    return True
+
+
+@nb.njit
+def _draw_slot(rng, R, h, s, hint):
+    """A new value for component ``s`` of ``h`` (0: key; then permanent, then guest slots),
+    uniform over its domain; ``hint`` >= 0: the place is ``hint`` or the one before it."""
+    n = R.info[I.N_CHARS]
+    L = R.info[I.N_LOC]
+    c = randint_nb(rng, n)  # 0 (the protagonist, never moved): the slot is unused
+    l = randint_nb(rng, L)
+    if hint >= 0:
+        l = hint
+        if randint_nb(rng, 2) == 1:  # Turf King may have shifted it: the place before
+            for x in range(L):
+                if R.next_loc[x] == hint:
+                    l = x
+    h[2 * s - 1] = c if c > 0 else -1
+    h[2 * s] = l if c > 0 else 0
+
+
+@nb.njit
+def _sample_prior(rng, R, h, keymask):
+    ns = R.info[I.N_PERM] + R.info[I.N_GUEST]
+    for _ in range(1000):
+        h[0] = choose_bit_nb(rng, keymask)
+        for s in range(1, ns + 1):
+            _draw_slot(rng, R, h, s, -1)
+        if _valid_nb(R, h):
+            return
+    h[0] = choose_bit_nb(rng, keymask)
+    for s in range(1, ns + 1):
+        h[2 * s - 1] = -1
+        h[2 * s] = 0
+
+
+@nb.njit
+def _mutate(rng, view, h, tmp, keymask, hint):
+    """tmp = h with one component redrawn (the key from ``keymask``); False if invalid."""
+    R = view.rules
+    ns = R.info[I.N_PERM] + R.info[I.N_GUEST]
+    for j in range(h.shape[0]):
+        tmp[j] = h[j]
+    s = randint_nb(rng, ns + 1)
+    if s == 0:
+        tmp[0] = choose_bit_nb(rng, keymask)
+    else:
+        _draw_slot(rng, R, tmp, s, hint)
+    return _valid_nb(R, tmp)
+
+
+@nb.njit
+def _death_hint(rng, view):
+    """An announced place of a random death so far, or −1."""
+    R = view.rules
+    n = R.info[I.N_CHARS]
+    cnt = 0
+    pick = -1
+    for lp in range(view.loop + 1):
+        for d in range(1, _played(view, lp) + 1):
+            for c in range(n):
+                a = view.ann[lp, d - 1, c]
+                if a >= 0:
+                    cnt += 1
+                    if randint_nb(rng, cnt) == 0:
+                        pick = a
+    return pick
+
+
+@nb.njit
+def _n_particles(view, S, big):
+    N = 64
+    if view.knobs.shape[0] > K_PARTICLES and view.knobs[K_PARTICLES] >= 1.0:
+        N = np.int64(view.knobs[K_PARTICLES])
+    return max(1, min(N, big.shape[0] // (S + 1)))
+
+
+@nb.njit
+def _knob(view, k, default):
+    return view.knobs[k] if view.knobs.shape[0] > k else default
+
+
+@nb.njit
+def update_nb(rng, view, own, through_today):
+    """Bring the particles up to the announcements so far (and today's, ``through_today``:
+    the naming at a loop's end); returns the number of live particles."""
+    R = view.rules
+    mem = own.mem
+    big = own.big
+    buf = own.buf
+    S = _srow(R)
+    n = R.info[I.N_CHARS]
+    N = _n_particles(view, S, big)
+    W = N * S  # status of particle i at big[W + i]: 0 consistent, else its mismatch count
+    pos = np.empty(n, np.int64)
+    tmp = np.empty(S, np.int64)
+    km = key_mask_nb(view)
+    if through_today:  # digest today as if it were played (naming after day 7)
+        km2 = km & ~_observed(view, view.loop, view.day)
+        if km2:
+            km = km2
+    if km == U0:
+        km = _bit(1)  # not reachable with true announcements; keep a valid row
+    if mem[M_INIT] == 0:
+        mem[M_INIT] = 1
+        mem[M_N] = N
+        mem[M_LOOP] = 0
+        mem[M_DAY] = 1
+        mem[M_EXACT] = 1
+        for i in range(N):
+            _sample_prior(rng, R, big[i * S:(i + 1) * S], km)
+            big[W + i] = 0
+    mem[M_KEY] = np.int64(km)
+    # digest the new days
+    lp = mem[M_LOOP]
+    d = mem[M_DAY]
+    news = False
+    while lp <= view.loop:
+        last = _played(view, lp)
+        if lp == view.loop and through_today:
+            last = view.day
+        if d > last:
+            if lp == view.loop:
+                break
+            lp += 1
+            d = 1
+            continue
+        news = True
+        alive = _alive_at(view, lp, d)
+        for i in range(N):
+            if big[W + i] == 0:
+                h = big[i * S:(i + 1) * S]
+                if not (km & _bit(h[0])) or day_mismatch_nb(view, h, lp, d, alive, buf, pos, True) != 0:
+                    big[W + i] = 1
+        d += 1
+    mem[M_LOOP] = lp
+    mem[M_DAY] = d
+    live = 0
+    for i in range(N):
+        if big[W + i] == 0:
+            live += 1
+    if not news and live > 0:
+        mem[M_LIVE] = live
+        return live
+    if live == 0:
+        # repair: walk each particle down the number of mismatches, guided to announced places
+        budget = np.int64(_knob(view, K_REPAIR, 4000.0))
+        spent = 0
+        for i in range(N):
+            h = big[i * S:(i + 1) * S]
+            if not _valid_nb(R, h) or not (km & _bit(h[0])):
+                _sample_prior(rng, R, h, km)
+            big[W + i] = history_mismatch_nb(view, h, buf, pos, km, 1 << 30)
+            if big[W + i] == 0:
+                live += 1
+        i = 0
+        while live < min(N, 4) and spent < budget:
+            if big[W + i] != 0:
+                h = big[i * S:(i + 1) * S]
+                hint = _death_hint(rng, view) if randint_nb(rng, 2) == 0 else -1
+                if _mutate(rng, view, h, tmp, km, hint):
+                    sc = history_mismatch_nb(view, tmp, buf, pos, km, big[W + i])
+                    spent += view.loop * R.info[I.DAYS] + view.day
+                    if sc <= big[W + i]:
+                        for j in range(S):
+                            h[j] = tmp[j]
+                        big[W + i] = sc
+                        if sc == 0:
+                            live += 1
+                else:
+                    spent += 1
+            i = (i + 1) % N
+        mem[M_EXACT] = 1 if live > 0 else 0
+        if live == 0:
+            mem[M_LIVE] = 0
+            return 0
+    # refill the dead slots from the live ones, each moved by one consistent mutation
+    if live < N:
+        ids = np.empty(live, np.int64)
+        q = 0
+        for i in range(N):
+            if big[W + i] == 0:
+                ids[q] = i
+                q += 1
+        for i in range(N):
+            if big[W + i] != 0:
+                src = ids[randint_nb(rng, live)]
+                for j in range(S):
+                    big[i * S + j] = big[src * S + j]
+                big[W + i] = 0
+                h = big[i * S:(i + 1) * S]
+                if _mutate(rng, view, h, tmp, km, -1) and history_mismatch_nb(view, tmp, buf, pos, km, 0) == 0:
+                    for j in range(S):
+                        h[j] = tmp[j]
+        live = N
+    mem[M_EXACT] = 1
+    mem[M_LIVE] = live
+    return live
+
+
+@nb.njit
+def _worlds(rng, view, own, K, out_idx):
+    """Up to K particle indices to plan on: live ones (or, after a failed repair, the
+    fewest-mismatch ones); returns how many."""
+    S = _srow(view.rules)
+    big = own.big
+    N = own.mem[M_N]
+    W = N * S
+    best = 1 << 62
+    for i in range(N):
+        best = min(best, big[W + i])
+    cnt = 0
+    for i in range(N):
+        if big[W + i] == best:
+            cnt += 1
+    k = 0
+    if cnt <= K:
+        for i in range(N):
+            if big[W + i] == best:
+                out_idx[k] = i
+                k += 1
+        return k
+    # K distinct ones at random
+    seen = np.zeros(N, np.uint8)
+    while k < K:
+        i = randint_nb(rng, N)
+        if big[W + i] == best and seen[i] == 0:
+            seen[i] = 1
+            out_idx[k] = i
+            k += 1
+    return k
+
+
+@nb.njit
+def _weights(view, own, wts, oracle_key):
+    """Loss weight of each character: the protagonist's knob, the key-person candidates'
+    posterior (when at most ``candidates`` remain), 0 for the others."""
+    R = view.rules
+    n = R.info[I.N_CHARS]
+    for i in range(n):
+        wts[i] = 0.0
+    wts[0] = _knob(view, K_PROT_W, 1.0)
+    if oracle_key >= 0:
+        wts[oracle_key] = 1.0
+        return
+    km = np.uint64(own.mem[M_KEY]) & view.alive
+    nk = popcount_nb(km)
+    if nk == 0 or nk > np.int64(_knob(view, K_CANDIDATES, 24.0)):
+        return
+    t = km
+    while t:
+        i = lowest_nb(t)
+        t &= t - U1
+        wts[i] = 1.0 / nk
+
+
+@nb.njit
+def _loss(view, own, h, mv, k, wts, pos, choice_risk):
+    """Expected weighted loss of today under world ``h`` with moves ``mv[:k]``."""
+    R = view.rules
+    buf = own.buf
+    layout_nb(R, h, view.day, view.alive, mv, k, pos)
+    nreq = day_start_nb(pos, view.alive, R, buf, None)
+    dead = buf.st[S_DEAD] & view.alive
+    loss = 0.0
+    t = dead
+    while t:
+        i = lowest_nb(t)
+        t &= t - U1
+        loss += wts[i]
+    for r in range(nreq):
+        c = buf.req_cand[r] & ~dead
+        if c == U0:
+            continue
+        p = choice_risk + (1.0 - choice_risk) / popcount_nb(buf.req_cand[r])
+        mx = 0.0  # the scriptwriter takes one victim: the worst one at risk counts
+        while c:
+            i = lowest_nb(c)
+            c &= c - U1
+            mx = max(mx, wts[i])
+        loss += p * mx
+    return loss
+
+
+@nb.njit
+def _risk_nb(view, own, h, mv, k, pos):
+    """Characters that today kills or may kill (a choice candidate) in world ``h``; ``pos``
+    is left at the morning layout."""
+    R = view.rules
+    buf = own.buf
+    layout_nb(R, h, view.day, view.alive, mv, k, pos)
+    nreq = day_start_nb(pos, view.alive, R, buf, None)
+    risk = buf.st[S_DEAD]
+    for r in range(nreq):
+        risk |= buf.req_cand[r]
+    return risk & view.alive
+
+
+@nb.njit
+def _mean_loss(view, own, hs, nw, mv, k, wts, pos, cr, above=np.inf):
+    """The mean loss over the worlds; once the running sum shows it is at least ``above``
+    (losses are never negative) it stops and returns that partial mean, so a caller that
+    keeps only means below ``above`` decides exactly as with the full mean."""
+    s = 0.0
+    for w in range(nw):
+        s += _loss(view, own, hs[w], mv, k, wts, pos, cr)
+        if s / nw >= above:
+            return s / nw
+    return s / nw
+
+
+@nb.njit
+def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
+    """Greedy moves lowering the mean loss over the worlds ``hs[:nw]``; returns how many."""
+    R = view.rules
+    n = R.info[I.N_CHARS]
+    L = R.info[I.N_LOC]
+    cap = R.info[I.MOVES]
+    mm = _knob(view, K_MAX_MOVES, 64.0)
+    if mm >= 1.0:
+        cap = min(cap, np.int64(mm))
+    cr = _knob(view, K_CHOICE_RISK, 1.0)
+    pos = np.empty(n, np.int64)
+    cur = _mean_loss(view, own, hs, nw, out, 0, wts, pos, cr)
+    if cur <= 0.0:
+        return 0
+    # movers: the protected characters at risk in some world, and whoever shares a place
+    # with one there (a likely killer)
+    prot = U0
+    for i in range(n):
+        if wts[i] > 0.0:
+            prot |= _bit(i)
+    prot &= view.alive
+    movers = U0
+    for w in range(nw):
+        risk = _risk_nb(view, own, hs[w], out, 0, pos) & prot
+        t = risk
+        while t:
+            i = lowest_nb(t)
+            t &= t - U1
+            for x in range(n):
+                if pos[x] == pos[i] or x == i:
+                    movers |= _bit(x)
+    movers &= view.alive
+    k = 0
+    moved = U0
+    while k < cap and cur > 0.0:
+        best = cur - 1e-9
+        bx = -1
+        bl = -1
+        off = randint_nb(rng, L)
+        m = movers & ~moved
+        while m:
+            x = lowest_nb(m)
+            m &= m - U1
+            out[k, 0] = x
+            for s in range(L):
+                out[k, 1] = (off + s) % L
+                v = _mean_loss(view, own, hs, nw, out, k + 1, wts, pos, cr, best)
+                if v < best:
+                    best = v
+                    bx = x
+                    bl = out[k, 1]
+        if bx < 0:
+            break
+        out[k, 0] = bx
+        out[k, 1] = bl
+        moved |= _bit(bx)
+        cur = best
+        k += 1
+    return k
+
+
+@nb.njit
+def _gather(rng, view, own, hs):
+    """Update the posterior and copy the worlds to plan on into ``hs``; returns how many."""
+    update_nb(rng, view, own, False)
+    S = _srow(view.rules)
+    K = hs.shape[0]
+    idx = np.empty(K, np.int64)
+    nw = _worlds(rng, view, own, K, idx)
+    for w in range(nw):
+        for j in range(S):
+            hs[w, j] = own.big[idx[w] * S + j]
+    return nw
+
+
+@nb.njit
+def _n_samples(view):
+    return max(1, np.int64(_knob(view, K_SAMPLES, 8.0)))
+
+
+@nb.njit
+def bayes_move_nb(rng, view, own, out):
+    """Protect the protagonist and the likely key persons from the dangers the posterior expects."""
+    hs = np.empty((_n_samples(view), _srow(view.rules)), np.int64)
+    nw = _gather(rng, view, own, hs)
+    wts = np.empty(view.rules.info[I.N_CHARS], np.float64)
+    _weights(view, own, wts, -1)
+    return greedy_moves_nb(rng, view, own, hs, nw, wts, out)
+
+
+@nb.njit
+def bayes_name_nb(rng, view, own):
+    """R-2 variant: a key-person candidate of the posterior (they are equally likely)."""
+    update_nb(rng, view, own, True)
+    km = np.uint64(own.mem[M_KEY]) & view.alive & ~U1
+    if km:
+        return choose_bit_nb(rng, km)
+    return choose_bit_nb(rng, view.alive & ~U1)
+
+
+# ---- planner ------------------------------------------------------------------------------
+
+@nb.njit
+def _choose_victim(rng, cand, wts, cr):
+    """The rollouts' scriptwriter: with probability ``cr`` the most valued candidate, else a random one."""
+    if uniform_nb(rng) < cr:
+        best = -1.0
+        v = -1
+        t = cand
+        while t:
+            i = lowest_nb(t)
+            t &= t - U1
+            if wts[i] > best:
+                best = wts[i]
+                v = i
+        return v
+    return choose_bit_nb(rng, cand)
+
+
+@nb.njit
+def _rollout(rng, view, own, h, mv, k, wts, pos, horizon, cr):
+    """Value of moves ``mv[:k]`` in world ``h`` (its key person ``h[0]``): 0 when the
+    protagonist or that key person dies by the end of today (horizon 0) or of the loop
+    replaying the same moves (horizon 1), else 1 plus 0.01 x the protected weight alive;
+    and the days it rolled out (the caller's budget)."""
+    R = view.rules
+    buf = own.buf
+    n = R.info[I.N_CHARS]
+    days = R.info[I.DAYS]
+    alive = view.alive
+    last = view.day if horizon == 0 else days
+    used = 0
+    for d in range(view.day, last + 1):
+        layout_nb(R, h, d, alive, mv, k, pos)
+        nreq = day_start_nb(pos, alive, R, buf, None)
+        for r in range(nreq):
+            buf.req_victim[r] = _choose_victim(rng, buf.req_cand[r], wts, cr)
+        dead = day_finish_nb(pos, alive, nreq, R, buf, None)
+        used += 1
+        alive &= ~dead
+        if dead & (U1 | _bit(h[0])):
+            return 0.0, used  # the world's loop ends: lost
+    v = 1.0  # the loop goes on (or survives) in this world; ties go to the protected weight alive
+    for i in range(n):
+        if alive & _bit(i):
+            v += 0.01 * wts[i]
+    return v, used
+
+
+@nb.njit
+def plan_nb(rng, view, own, hs, nw, wts, out):
+    """Candidate move sets scored by determinised rollouts on the worlds ``hs[:nw]``."""
+    R = view.rules
+    n = R.info[I.N_CHARS]
+    L = R.info[I.N_LOC]
+    mpd = R.info[I.MOVES]
+    k0 = greedy_moves_nb(rng, view, own, hs, nw, wts, out)
+    budget = np.int64(_knob(view, K_BUDGET, 256.0))
+    horizon = np.int64(_knob(view, K_HORIZON, 1.0))
+    alts = np.int64(_knob(view, K_ALTERNATIVES, 6.0))
+    cr = _knob(view, K_CHOICE_RISK, 1.0)
+    pos = np.empty(n, np.int64)
+    cap = mpd
+    mm = _knob(view, K_MAX_MOVES, 64.0)
+    if mm >= 1.0:
+        cap = min(cap, np.int64(mm))
+    if cap <= 0:
+        return 0
+    # candidates: the greedy set, none, and one-move changes of the greedy set
+    ncand = 2 + alts
+    cm = np.full((ncand, cap, 2), -1, np.int64)
+    ck = np.zeros(ncand, np.int64)
+    for j in range(k0):
+        cm[0, j, 0] = out[j, 0]
+        cm[0, j, 1] = out[j, 1]
+    ck[0] = k0
+    ck[1] = 0
+    prot = U0
+    for i in range(n):
+        if wts[i] > 0.0:
+            prot |= _bit(i)
+    prot &= view.alive
+    for c in range(2, ncand):
+        for j in range(k0):
+            cm[c, j, 0] = out[j, 0]
+            cm[c, j, 1] = out[j, 1]
+        kk = k0
+        x = choose_bit_nb(rng, prot if (prot and randint_nb(rng, 2) == 0) else view.alive)
+        slot = kk if kk < cap else randint_nb(rng, cap)
+        for j in range(kk):
+            if cm[c, j, 0] == x:
+                slot = j
+        cm[c, slot, 0] = x
+        cm[c, slot, 1] = randint_nb(rng, L)
+        ck[c] = max(kk, slot + 1)
+    # score round-robin over worlds until the budget (rolled-out days) is spent
+    score = np.zeros(ncand, np.float64)
+    runs = np.zeros(ncand, np.int64)
+    spent = 0
+    w = 0
+    while True:
+        for c in range(ncand):
+            v, used = _rollout(rng, view, own, hs[w], cm[c], ck[c], wts, pos, horizon, cr)
+            score[c] += v
+            runs[c] += 1
+            spent += used
+        w = (w + 1) % nw
+        if spent >= budget or runs[0] >= 4 * nw:
+            break
+    bc = 0
+    for c in range(1, ncand):
+        if score[c] / runs[c] > score[bc] / runs[bc] + 1e-12:
+            bc = c
+    for j in range(ck[bc]):
+        out[j, 0] = cm[bc, j, 0]
+        out[j, 1] = cm[bc, j, 1]
+    return ck[bc]
+
+
+@nb.njit
+def planner_move_nb(rng, view, own, out):
+    """Moves chosen by rollouts on worlds sampled from bayes's posterior."""
+    hs = np.empty((_n_samples(view), _srow(view.rules)), np.int64)
+    nw = _gather(rng, view, own, hs)
+    wts = np.empty(view.rules.info[I.N_CHARS], np.float64)
+    _weights(view, own, wts, -1)
+    return plan_nb(rng, view, own, hs, nw, wts, out)
+
+
+@nb.njit
+def oracle_planner_move_nb(rng, view, own, out):
+    """ORACLE: the planner with the true setup (the judge's ``view.setup``) as its only world
+    and the true key person (``view.key``) as the one to protect."""
+    S = _srow(view.rules)
+    hs = np.empty((1, S), np.int64)
+    for j in range(S):
+        hs[0, j] = view.setup[j]
+    wts = np.empty(view.rules.info[I.N_CHARS], np.float64)
+    _weights(view, own, wts, view.key)
+    return plan_nb(rng, view, own, hs, 1, wts, out)
+
+
+@nb.njit
+def oracle_planner_name_nb(rng, view, own):
+    """ORACLE: name the true key person."""
+    return view.key
+
