@@ -49,12 +49,16 @@ def main() -> None:
     a = ap.parse_args()
     run(1000, 0)  # compile / load the cache
     run(1000, 0, village="claims", wolves="claims")
+    run(1000, 0, village="trusting", wolves="trusting")
     t = time.perf_counter()
     res = {"engine_random_12p": engine(a.games)}
     res["seconds_for_games"] = time.perf_counter() - t
     res["games"] = a.games
     res["engine_random_12p_1_thread"] = engine(a.games // 5, threads=1)
+    # issue 15's target: the talking table (claims vs claims) at >= 300,000 games/s on 2 threads
     res["engine_claims_vs_claims"] = engine(a.games // 20, "claims", "claims")
+    res["engine_claims_vs_claims_1_thread"] = engine(a.games // 40, "claims", "claims", threads=1)
+    res["engine_trusting_vs_trusting"] = engine(a.games // 20, "trusting", "trusting")
     res["naive_random_12p"] = naive(a.naive_games)
     res["speedup_vs_naive"] = res["engine_random_12p"] / res["naive_random_12p"]
     draws = draws_per_game(DRAWS_CODE, a.draw_games)

@@ -13,7 +13,7 @@ GAME = get("werewolf")
 def test_abilities_of_the_default_table():
     setup = GAME.setup()
     names = [a.name for a in GAME.abilities(setup, GAME.strategies({"village": "claims", "wolves": "claims"}))]
-    assert names == ["seer", "paladin", "witch", "hati", "seer_claims", "accomplice_claims"]
+    assert names == ["seer", "paladin", "witch", "hati", "seer_claims", "medium_claims", "accomplice_claims"]
     # random play never claims: no claim abilities to withhold
     assert "seer_claims" not in [a.name for a in GAME.abilities(setup, GAME.strategies({}))]
 
@@ -22,9 +22,10 @@ def test_a_withheld_ability_is_never_used_and_the_seats_stay():
     setup = GAME.setup()
     st = GAME.strategies({"village": "claims", "wolves": "claims"})
     for ability, event, actor in (("witch", "witch", "witch"), ("seer_claims", "claim", "claimer")):
-        _, rst = GAME.restrict(setup, st, ability)
+        rsetup, rst = GAME.restrict(setup, st, ability)
+        assert rst == st  # restricted play is data: the same strategies, the same kernel
         for k in range(40):
-            full, restricted = GAME.trace(setup, st, 2, k), GAME.trace(setup, rst, 2, k)
+            full, restricted = GAME.trace(setup, st, 2, k), GAME.trace(rsetup, rst, 2, k)
             deal = [e for e in full.events if e["event"] == "deal"]
             assert deal == [e for e in restricted.events if e["event"] == "deal"]  # the same seats
             seer = {e["participant"] for e in deal if e["role"] == "seer"}

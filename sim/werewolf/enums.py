@@ -11,7 +11,10 @@ N_RF = len(_RF)
 
 # Variant slots.
 _V = ("ACC_VILLAGE", "AFTER_ELIM", "MAX_RUNOFFS", "START_NIGHT", "VOTE_RULE", "END_NO_VILLAGERS", "MAX_DAYS",
-      "LONE_ACC_ATTACKS")
+      "LONE_ACC_ATTACKS",
+      # restricted play (sim werewolf loo --restrict): bit r set = role r's ability / its
+      # claims are withheld (the hook is not asked); never read from a configuration
+      "WITHHOLD", "WITHHOLD_CLAIMS")
 V = namedtuple("V", _V)(*range(len(_V)))
 VOTE_RULES = ("runoff", "plurality", "random_lynch")
 VR = namedtuple("VR", [v.upper() for v in VOTE_RULES])(*range(3))

@@ -37,7 +37,7 @@ from sim.core.nrt import unmanaged_nb
 from sim.core.rng import choose_bit_nb, randint_nb, seed_stream_nb
 from sim.core.trace import emit_nb
 from sim.werewolf.roles import RolesNB
-from sim.werewolf.enums import (CLAIM_BASE, CLAIMS, EVENTS, HOW, WITCH_BASE, WITCH_ELIMINATE, WITCH_REVIVE,
+from sim.werewolf.enums import (CLAIM_BASE, CLAIMS, EVENTS, HOW, WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_REVIVE,
                                 KNOB_SLOTS, Ab, Ev, How, RF, Stream, T, V, VR, W)
 from sim.werewolf.views import JudgeView, View, readonly_rules_nb, view_builder  # noqa: F401 (View: API)
 
@@ -231,6 +231,12 @@ def leave_nb(alive_a, out_how, out_day, role_of, masks, table, rng, mask, how, d
 
 
 @nb.njit(inline="always")
+def _withheld_nb(var, slot, role):
+    """Restricted play (data, not a kernel): the role's ability or claims are withheld."""
+    return (var[slot] >> role) & 1 == 1
+
+
+@nb.njit(inline="always")
 def acts_nb(alive, var, p):
     """Whether participant p's ability works now (R-6)."""
     return (alive >> np.uint64(p)) & U1 or var[V.AFTER_ELIM] == 1
@@ -311,7 +317,8 @@ def play_chunk_nb(key, start, count, R, out, log=None):
                         hati_last[h] = -1
                         emit_nb(log, T.IDLE, h, Ab.MARK)
                         continue
-                    m = w_mark(rng_w, w_view(st, Rv, h, day, 0, marked, nothing))
+                    m = -1 if _withheld_nb(var, V.WITHHOLD, role_of[h]) else \
+                        w_mark(rng_w, w_view(st, Rv, h, day, 0, marked, nothing))
                     if m >= 0:
                         if m >= n or m == h or m == hati_last[h] or not has_nb(alive_a[0], m):
                             raise ValueError("hati: illegal mark")
@@ -325,7 +332,8 @@ def play_chunk_nb(key, start, count, R, out, log=None):
                     if not acts_nb(alive_a[0], var, s):
                         emit_nb(log, T.IDLE, s, Ab.DIVINE)
                         continue
-                    t = v_divine(rng_v, v_view(st, Rv, s, day, 0, marked, nothing))
+                    t = -1 if _withheld_nb(var, V.WITHHOLD, role_of[s]) else \
+                        v_divine(rng_v, v_view(st, Rv, s, day, 0, marked, nothing))
                     if t >= 0:
                         if t >= n or t == s or not has_nb(alive_a[0], t):
                             raise ValueError("seer: illegal divination")
@@ -346,7 +354,7 @@ def play_chunk_nb(key, start, count, R, out, log=None):
                         emit_nb(log, T.MEDIUM, md, p, know[md, p])
                 # public claims
                 for p in range(n):
-                    if has_nb(alive_a[0], p):
+                    if has_nb(alive_a[0], p) and not _withheld_nb(var, V.WITHHOLD_CLAIMS, role_of[p]):
                         if has_nb(wt, p):
                             c = w_speak(rng_w, w_view(st, Rv, p, day, 0, marked, nothing))
                         else:
@@ -431,7 +439,8 @@ def play_chunk_nb(key, start, count, R, out, log=None):
                     if not acts_nb(alive_a[0], var, wi):
                         emit_nb(log, T.IDLE, wi, Ab.WITCH)
                         continue
-                    code = v_witch(rng_v, v_view(st, Rv, wi, day, 0, marked, nothing))
+                    code = WITCH_PASS if _withheld_nb(var, V.WITHHOLD, role_of[wi]) else \
+                        v_witch(rng_v, v_view(st, Rv, wi, day, 0, marked, nothing))
                     act = code // WITCH_BASE
                     t = code % WITCH_BASE
                     if act == WITCH_ELIMINATE:
@@ -471,7 +480,8 @@ def play_chunk_nb(key, start, count, R, out, log=None):
                     pal_last[pl] = 0
                     emit_nb(log, T.IDLE, pl, Ab.PROTECT)
                     continue
-                m = v_protect(rng_v, v_view(st, Rv, pl, day, 0, nothing, protected))
+                m = np.uint64(0) if _withheld_nb(var, V.WITHHOLD, role_of[pl]) else \
+                    v_protect(rng_v, v_view(st, Rv, pl, day, 0, nothing, protected))
                 if (m & ~(alive_a[0] & ~_bit_nb(pl))) or popcount_nb(m) > table[role_of[pl], RF.PROTECT] \
                         or (popcount_nb(m) >= 2 and np.int64(m) == pal_last[pl]):
                     raise ValueError("paladin: illegal protection")

@@ -133,24 +133,24 @@ class Werewolf(Game):
         return out
 
     def restrict(self, setup, strategies, ability):
+        """The same table with one role's ability (or its claims) withheld: data in the
+        kernel's variant slots (``V.WITHHOLD`` / ``V.WITHHOLD_CLAIMS``), so restricted play
+        runs the same compiled kernel; the strategies are unchanged."""
         from dataclasses import replace
 
-        from sim.werewolf.enums import ABILITIES, RF
-        from strategies.werewolf import restrict as never
+        import numpy as np
+
+        from sim.werewolf.enums import V
 
         got = {a.name: a for a in self.abilities(setup, strategies)}
         if ability not in got:
             return super().restrict(setup, strategies, ability)
         a = got[ability]
         k = setup.role_ids.index(a.holder)
-        s = strategies[a.side]
-        if ability.endswith("_claims"):
-            return setup, {**strategies, a.side: replace(s, name=f"{s.name}-{ability}",
-                                                           speak=never.silent_role(s.speak, k))}
-        hook = self._HOOK_OF[ABILITIES[int(setup.nb.table[k, RF.ABILITY])]][1]
-        fn = {"divine": never.never_divine_nb, "protect": never.never_protect_nb, "witch": never.never_witch_nb,
-              "mark": never.never_mark_nb}[hook]
-        return setup, {**strategies, a.side: replace(s, name=f"{s.name}-no-{a.holder}", **{hook: fn})}
+        var = np.array(setup.nb.var, copy=True)
+        slot = V.WITHHOLD_CLAIMS if ability.endswith("_claims") else V.WITHHOLD
+        var[slot] |= np.int64(1) << np.int64(k)
+        return replace(setup, nb=setup.nb._replace(var=var)), strategies
 
     def print_loo(self, df, setup, strategies, games, console):
         from sim.werewolf.text import print_loo

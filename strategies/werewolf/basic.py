@@ -3,7 +3,7 @@ import numba as nb
 import numpy as np
 
 from sim.core.bits import lowest_nb, popcount_nb
-from sim.core.rng import choose_bit_nb, randint_nb
+from sim.core.rng import choose_bit_nb, randint_nb, uniform_nb
 from sim.werewolf.enums import WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_REVIVE, RF
 
 U1 = np.uint64(1)
@@ -92,3 +92,33 @@ def random_attack_nb(rng, view, cands):
 @nb.njit(inline="always")
 def silent_nb(rng, view):
     return -1
+
+
+@nb.njit(inline="always")
+def knob_nb(view, slot, default):
+    """The side's value of knob ``slot`` (NaN or absent: its declared default)."""
+    if slot < view.knobs.shape[0]:
+        v = view.knobs[slot]
+        if v == v:
+            return v
+    return default
+
+
+@nb.njit(inline="always")
+def chance_nb(rng, p):
+    """True with probability p; draws only when 0 < p < 1 (so p = 1 replays p-free play)."""
+    if p >= 1.0:
+        return True
+    if p <= 0.0:
+        return False
+    return uniform_nb(rng) < p
+
+
+@nb.njit(inline="always")
+def known_nb(view, read):
+    """Participants the acting one knows to read ``read`` (its own row of ``know``)."""
+    m = np.uint64(0)
+    for t in range(view.n):
+        if view.know[t] == read:
+            m |= U1 << np.uint64(t)
+    return m

@@ -48,10 +48,11 @@ import numpy as np
 from sim.core.bits import lowest_nb, popcount_nb
 from sim.core.knobs import Knob
 from sim.core.nrt import scratch_nb
-from sim.core.rng import choose_bit_nb, uniform_nb
+from sim.core.rng import choose_bit_nb
 from sim.werewolf.enums import (CLAIM_BASE, CLAIM_MEDIUM, CLAIM_SEER, WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS,
                                 WITCH_REVIVE, Ab, How, RF)
-from strategies.werewolf.basic import others_alive_nb, random_mark_nb, random_protect_nb, random_subset_nb
+from strategies.werewolf.basic import (chance_nb, knob_nb, known_nb as _known_nb, others_alive_nb, random_mark_nb,
+                                      random_protect_nb, random_subset_nb)
 
 U1 = np.uint64(1)
 MEM_LAST_DIVINED = 0  # the seer's last divination target + 1
@@ -67,7 +68,7 @@ VILLAGE_KNOBS = (
     Knob("report", "float", 0.0, 4.0, 1.0, doc="suspicion a seer claimer's report moves, times its trust"),
     Knob("fake", "float", 0.0, 4.0, 1.0, doc="suspicion of a claimer, times its chance of lying"),
     Knob("medium", "float", 0.0, 1.0, 1.0, doc="how far a medium's contradiction lowers a seer claimer's trust"),
-    Knob("witch_kill", "float", 0.0, 4.0, 1.5, doc="the witch eliminates the most suspected at this suspicion"),
+    Knob("witch_kill", "float", 0.0, 5.0, 1.5, doc="the witch eliminates the most suspected at this suspicion"),
     Knob("witch_revive", "float", 0.0, 1.0, 1.0, doc="the witch revives a fallen claimer trusted this much"),
     Knob("agree", "bool", default=True, doc="ties in suspicion go to the lowest seat (the table votes as one)"),
 )
@@ -95,26 +96,6 @@ def _has(m, i):
 
 
 @nb.njit(inline="always")
-def knob_nb(view, slot, default):
-    """The side's value of knob ``slot`` (NaN or absent: its declared default)."""
-    if slot < view.knobs.shape[0]:
-        v = view.knobs[slot]
-        if v == v:
-            return v
-    return default
-
-
-@nb.njit(inline="always")
-def chance_nb(rng, p):
-    """True with probability p; draws only when 0 < p < 1 (so p = 1 replays p-free play)."""
-    if p >= 1.0:
-        return True
-    if p <= 0.0:
-        return False
-    return uniform_nb(rng) < p
-
-
-@nb.njit(inline="always")
 def _ability_nb(view):
     return view.rules.table[view.my_role, RF.ABILITY]
 
@@ -135,15 +116,6 @@ def table_nb(view):
         view.mem[MEM_TABLE] = x
     x -= 1
     return x % 64, (x // 64) % 64, x // 4096
-
-
-@nb.njit(inline="always")
-def _known_nb(view, read):
-    m = np.uint64(0)
-    for t in range(view.n):
-        if view.know[t] == read:
-            m |= _bit(t)
-    return m
 
 
 @nb.njit(inline="always")

@@ -18,9 +18,10 @@ import numpy as np
 
 from sim.core.bits import popcount_nb
 from sim.core.knobs import Knob
-from sim.core.rng import choose_bit_nb, uniform_nb
+from sim.core.rng import choose_bit_nb
 from sim.werewolf.enums import CLAIM_SEER, WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_REVIVE, Ab, RF
-from strategies.werewolf.basic import others_alive_nb, random_mark_nb, random_protect_nb, random_subset_nb
+from strategies.werewolf.basic import (chance_nb, knob_nb, known_nb as _known_nb, others_alive_nb, random_mark_nb,
+                                      random_protect_nb, random_subset_nb)
 
 U1 = np.uint64(1)
 MEM_LAST_DIVINED = 0  # last divination target + 1
@@ -47,26 +48,6 @@ WOLF_KNOBS = (
 
 
 @nb.njit(inline="always")
-def knob_nb(view, slot, default):
-    """The side's value of knob ``slot`` (NaN or absent: its declared default)."""
-    if slot < view.knobs.shape[0]:
-        v = view.knobs[slot]
-        if v == v:
-            return v
-    return default
-
-
-@nb.njit(inline="always")
-def chance_nb(rng, p):
-    """True with probability p; draws only when 0 < p < 1 (so p = 1 replays p-free play)."""
-    if p >= 1.0:
-        return True
-    if p <= 0.0:
-        return False
-    return uniform_nb(rng) < p
-
-
-@nb.njit(inline="always")
 def _my_ability_nb(view):
     return view.rules.table[view.my_role, RF.ABILITY]
 
@@ -86,22 +67,7 @@ def _reported_nb(view, read):
 
 @nb.njit(inline="always")
 def _claimers_nb(view):
-    n = view.n
-    m = np.uint64(0)
-    for c in range(n):
-        if view.claim_role[c] == CLAIM_SEER:
-            m |= U1 << np.uint64(c)
-    return m
-
-
-@nb.njit(inline="always")
-def _known_nb(view, read):
-    n = view.n
-    m = np.uint64(0)
-    for t in range(n):
-        if view.know[t] == read:
-            m |= U1 << np.uint64(t)
-    return m
+    return view.claimed[CLAIM_SEER]
 
 
 @nb.njit(inline="always")

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core.rng import choose_bit_nb, randint_nb, seed_stream_nb
-from sim.werewolf.enums import CLAIM_BASE, CLAIMS, EVENTS, HOW, KNOB_SLOTS, WINNERS, WITCH_BASE, Stream
+from sim.werewolf.enums import CLAIM_BASE, CLAIMS, EVENTS, HOW, KNOB_SLOTS, WINNERS, WITCH_BASE, Stream, V
 from sim.werewolf.game_nb import (C_DAYS, C_DRAWS, C_GAMES, C_NOBODY_OUT, C_RUNOFFS, C_VILLAGE, C_WOLVES,
                                   MEM, N_SCALARS)
 from sim.werewolf.roles import RolesNB
@@ -95,6 +95,9 @@ class Game:
         self.acc_village = var.get("accomplice_counts_as", "wolf") == "village"
         self.after_elim = bool(var.get("abilities_after_elimination", False))
         self.lone_attacks = bool(var.get("lone_accomplice_attacks", False))
+        # restricted play: roles (by index) whose ability / claims are withheld (the hook is not asked)
+        self.withhold = int(R.var[V.WITHHOLD])
+        self.withhold_claims = int(R.var[V.WITHHOLD_CLAIMS])
         self.max_runoffs = int(var.get("max_runoffs", 50))
         self.start = var.get("start", "day")
         self.vote_rule = var.get("vote_rule", "runoff")
@@ -162,6 +165,9 @@ class Game:
         """R-6: an eliminated role's ability has no effect unless the variant says so."""
         return p in self.alive or self.after_elim
 
+    def withheld(self, p: int) -> bool:
+        return bool(self.withhold >> self.role_index[p] & 1)
+
     def holders(self, ability: str) -> list[int]:
         return [p for p in range(self.n) if self.role[p].ability == ability]
 
@@ -221,7 +227,7 @@ class Game:
             if not self.can_act(h):
                 self.hati_last[h] = -1  # no mark this evening
                 continue
-            m = int(self.wolves.mark(self.rng_w, self.view(h)))
+            m = -1 if self.withheld(h) else int(self.wolves.mark(self.rng_w, self.view(h)))
             if m >= 0:
                 if m >= self.n or m == h or m not in self.alive or m == self.hati_last[h]:
                     raise ValueError(f"hati {h}: illegal mark {m}")
@@ -231,7 +237,7 @@ class Game:
         for s in self.holders("divine"):
             if not self.can_act(s):
                 continue
-            t = int(self.village.divine(self.rng_v, self.view(s)))
+            t = -1 if self.withheld(s) else int(self.village.divine(self.rng_v, self.view(s)))
             if t >= 0:
                 if t >= self.n or t == s or t not in self.alive:
                     raise ValueError(f"seer {s}: illegal divination {t}")
@@ -246,7 +252,7 @@ class Game:
             if p not in self.alive:
                 continue
             side, rng = self.side(p)
-            c = int(side.speak(rng, self.view(p)))
+            c = -1 if self.withhold_claims >> self.role_index[p] & 1 else int(side.speak(rng, self.view(p)))
             if c >= 0:
                 kind, t, r = c // CLAIM_BASE, (c % CLAIM_BASE) // 2, c % 2
                 if t >= self.n or kind >= len(CLAIMS):
@@ -295,7 +301,7 @@ class Game:
         for wi in self.holders("witch"):
             if not self.can_act(wi):
                 continue
-            code = int(self.village.witch(self.rng_v, self.view(wi)))
+            code = 0 if self.withheld(wi) else int(self.village.witch(self.rng_v, self.view(wi)))
             act, t = code // WITCH_BASE, code % WITCH_BASE
             if act == WITCH_ELIMINATE:
                 if t >= self.n or t == wi or t not in self.alive:
@@ -323,7 +329,7 @@ class Game:
             if not self.can_act(pl):
                 self.pal_last[pl] = set()  # he protected nobody this night
                 continue
-            picks = _members(self.village.protect(self.rng_v, self.view(pl)))
+            picks = set() if self.withheld(pl) else _members(self.village.protect(self.rng_v, self.view(pl)))
             others = self.alive - {pl}
             if not picks <= others or len(picks) > self.role[pl].protect_count \
                     or (len(picks) >= 2 and picks == self.pal_last[pl]):
