@@ -37,7 +37,7 @@ cleared fenrir is not contradicted); a fake medium says the opposite of the trut
 With no accomplice at the table a wolf counter-claims seer with chance ``wolf_claim``.
 The wolves attack the most trusted village-team claimer, else a random village-team
 participant; they vote the most trusted village-team claimer, else the participant the
-village trusts most; hati marks the participant most cleared by claimers (``frame``).
+village trusts most; hati marks someone no seer claimer has read yet (``frame``).
 
 Speed: every helper is inlined into its hook (a view passed to a non-inlined call costs
 more than the work) and scratch arrays live on the stack (:func:`sim.core.nrt.scratch_nb`).
@@ -78,7 +78,7 @@ WOLF_KNOBS = (
     Knob("fake_day", "int", 1, 8, 1, doc="the accomplice claims from this day on"),
     Knob("clear", "float", 0.0, 1.0, 0.0, doc="chance a fake seer report clears a wolf instead of framing"),
     Knob("wolf_claim", "float", 0.0, 1.0, 0.0, doc="with no accomplice at the table: chance a wolf claims seer"),
-    Knob("frame", "bool", default=True, doc="hati marks the participant most cleared by claimers (else at random)"),
+    Knob("frame", "bool", default=True, doc="hati marks someone no seer claimer has read yet (else at random)"),
     Knob("dodge", "float", 0.0, 1.0, 1.0, doc="chance the attack avoids last night's target that survived (guarded)"),
 )
 
@@ -414,7 +414,9 @@ def wolf_attack_nb(rng, view, cands):
 
 @nb.njit(inline="always")
 def wolf_mark_nb(rng, view):
-    """Hati frames the participant most cleared by claimers (never the last one, nor its team)."""
+    """Hati frames someone no seer claimer has read yet (the true seer divines the unread,
+    so a mark on a participant she already cleared is wasted): never its own team nor last
+    evening's mark; with ``frame`` off, at random."""
     if knob_nb(view, KW_FRAME, 1.0) == 0.0:
         return random_mark_nb(rng, view)
     last = view.last_mark
@@ -423,24 +425,14 @@ def wolf_mark_nb(rng, view):
         avail &= ~_bit(last)
     if not avail:
         return -1
-    claimers = view.claimed[CLAIM_SEER] | view.claimed[CLAIM_MEDIUM]
-    best = -1
-    best_score = -1
-    m = avail
-    while m:
-        t = lowest_nb(m)
-        m &= m - U1
-        score = 0
-        j = claimers
-        while j:
-            c = lowest_nb(j)
-            j &= j - U1
-            if _has(view.said[c, 0], t):
-                score += 1
-        if score > best_score:
-            best_score = score
-            best = t
-    return best
+    read = np.uint64(0)
+    j = view.claimed[CLAIM_SEER]
+    while j:
+        c = lowest_nb(j)
+        j &= j - U1
+        read |= view.said[c, 0] | view.said[c, 1] | _bit(c)
+    fresh = avail & ~read
+    return choose_bit_nb(rng, fresh if fresh else avail)
 
 
 @nb.njit(inline="always")
