@@ -30,6 +30,25 @@ def test_slots_follow_the_declared_order():
         == [c.KW_FAKE, c.KW_FAKE_MEDIUM, c.KW_FAKE_DAY, c.KW_CLEAR, c.KW_WOLF_CLAIM, c.KW_FRAME, c.KW_DODGE]
 
 
+def test_declared_defaults_are_the_hooks_defaults():
+    """Every knob set to its declared default plays exactly as a kernel given no knobs (the
+    hooks' built-in defaults); and no hook reads the other side's knob slots (a wolf hook
+    reading a village slot would see the wolves' value there)."""
+    import numpy as np
+
+    from sim.core.seeding import run_key
+    from sim.werewolf.game import with_knobs
+    from sim.werewolf.game_nb import chunk_kernel, new_counts
+
+    setup = resolve_setup()
+    kernel = chunk_kernel(V, W)
+    plain, tuned = new_counts(setup.nb), new_counts(setup.nb)
+    kernel(run_key(11), 0, 400, setup.nb, plain)
+    kernel(run_key(11), 0, 400, with_knobs(setup, V, W), tuned)
+    for k in plain._fields:
+        assert np.array_equal(getattr(plain, k), getattr(tuned, k)), k
+
+
 @pytest.mark.parametrize("roles, sets", [
     (None, []),
     (None, ["wolves.fake_medium=0.5", "village.agree=false", "wolves.dodge=0.5"]),

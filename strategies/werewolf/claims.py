@@ -149,8 +149,10 @@ def _settle_nb(view, trust, kind, s):
 
 
 @nb.njit(inline="always")
-def trust_nb(view, trust):
-    """trust[c] for every claimer c (the mask of claimers is returned; others unset)."""
+def trust_nb(view, trust, w_med):
+    """trust[c] for every claimer c (the mask of claimers is returned; others unset).
+    ``w_med``: the village's ``medium`` knob (the wolves, who cannot read the village's
+    knobs, model the table with the default 1)."""
     seers, mediums = view.claimed[CLAIM_SEER], view.claimed[CLAIM_MEDIUM]
     claimers = seers | mediums
     if not claimers:
@@ -170,7 +172,6 @@ def trust_nb(view, trust):
     _settle_nb(view, trust, CLAIM_SEER, s_seer)
     _settle_nb(view, trust, CLAIM_MEDIUM, s_med)
     # the mediums' readings of voted-out participants
-    w_med = knob_nb(view, KV_MEDIUM, 1.0)
     k = mediums
     while k:
         md = lowest_nb(k)
@@ -240,13 +241,12 @@ def prior_nb(view):
 
 
 @nb.njit(inline="always")
-def _extreme_nb(rng, view, trust, claimers, mask, own, sign, agree=False):
+def _extreme_nb(rng, view, trust, claimers, mask, own, sign, w_rep, w_fake, agree=False):
     """A set bit of mask with the highest sign × suspicion (ties uniformly, or the lowest
     seat with ``agree``; -1: empty). Only claimers, the participants a seer claimer
     reported and (``own``) those the participant knows can differ from the prior, so
-    they are scored one by one and the rest as one block."""
-    w_rep = knob_nb(view, KV_REPORT, 1.0)
-    w_fake = knob_nb(view, KV_FAKE, 1.0)
+    they are scored one by one and the rest as one block. ``w_rep`` / ``w_fake``: the
+    village's ``report`` / ``fake`` knobs (the wolves model the table with the defaults)."""
     prior = prior_nb(view)
     special = claimers
     j = view.claimed[CLAIM_SEER]
@@ -280,6 +280,17 @@ def _extreme_nb(rng, view, trust, claimers, mask, own, sign, agree=False):
 
 
 @nb.njit(inline="always")
+def _village_trust_nb(view, trust):
+    return trust_nb(view, trust, knob_nb(view, KV_MEDIUM, 1.0))
+
+
+@nb.njit(inline="always")
+def _village_extreme_nb(rng, view, trust, claimers, mask, agree):
+    return _extreme_nb(rng, view, trust, claimers, mask, True, 1.0, knob_nb(view, KV_REPORT, 1.0),
+                       knob_nb(view, KV_FAKE, 1.0), agree)
+
+
+@nb.njit(inline="always")
 def _most_trusted_nb(mask, claimers, trust):
     """The set bit of mask ∩ claimers with the highest positive trust (-1: none)."""
     best = -1
@@ -297,10 +308,10 @@ def _most_trusted_nb(mask, claimers, trust):
 @nb.njit(inline="always")
 def village_vote_nb(rng, view, cands):
     trust = scratch_nb(view.n)
-    claimers = trust_nb(view, trust)
+    claimers = _village_trust_nb(view, trust)
     m = cands & ~_bit(view.me)
     agree = knob_nb(view, KV_AGREE, 1.0) != 0.0
-    t, _ = _extreme_nb(rng, view, trust, claimers, m if m else cands, True, 1.0, agree)
+    t, _ = _village_extreme_nb(rng, view, trust, claimers, m if m else cands, agree)
     return t
 
 
@@ -344,7 +355,7 @@ def village_protect_nb(rng, view):
     if k <= 0:
         return np.uint64(0)
     trust = scratch_nb(view.n)
-    claimers = trust_nb(view, trust)
+    claimers = _village_trust_nb(view, trust)
     first = _most_trusted_nb(avail, claimers, trust)
     last = view.last_protect
     m = _bit(first) if first >= 0 else np.uint64(0)
@@ -364,10 +375,10 @@ def village_protect_nb(rng, view):
 def village_witch_nb(rng, view):
     n = view.n
     trust = scratch_nb(n)
-    claimers = trust_nb(view, trust)
+    claimers = _village_trust_nb(view, trust)
     others = others_alive_nb(view)
     if others:
-        t, s = _extreme_nb(rng, view, trust, claimers, others, True, 1.0)
+        t, s = _village_extreme_nb(rng, view, trust, claimers, others, False)
         if s >= knob_nb(view, KV_WITCH_KILL, 1.5):
             return WITCH_ELIMINATE * WITCH_BASE + t
     full = (U1 << np.uint64(n)) - U1
@@ -387,11 +398,11 @@ def wolf_vote_nb(rng, view, cands):
     if not m:
         return choose_bit_nb(rng, cands)
     trust = scratch_nb(view.n)
-    claimers = trust_nb(view, trust)
+    claimers = trust_nb(view, trust, 1.0)
     c = _most_trusted_nb(m, claimers, trust)
     if c >= 0:
         return c
-    t, _ = _extreme_nb(rng, view, trust, claimers, m, False, -1.0)  # the one the village trusts most
+    t, _ = _extreme_nb(rng, view, trust, claimers, m, False, -1.0, 1.0, 1.0)  # the one the village trusts most
     return t
 
 
@@ -399,7 +410,7 @@ def wolf_vote_nb(rng, view, cands):
 def wolf_attack_nb(rng, view, cands):
     """The most trusted claimer, unless last night's attack on it failed (it is guarded)."""
     trust = scratch_nb(view.n)
-    claimers = trust_nb(view, trust)
+    claimers = trust_nb(view, trust, 1.0)
     m = cands
     last = view.mem[MEM_ATTACKED] - 1
     if last >= 0 and _has(cands, last) and popcount_nb(cands) > 1 \
@@ -445,7 +456,7 @@ def _fake_seer_nb(rng, view, team):
     if not targets:
         return -1
     trust = scratch_nb(view.n)
-    claimers = trust_nb(view, trust)
+    claimers = trust_nb(view, trust, 1.0)
     c = _most_trusted_nb(targets & ~view.said[view.me, 1], claimers, trust)
     if c < 0:
         cleared = np.uint64(0)
