@@ -92,11 +92,14 @@ def test_trpg_example_axes_really_change_the_game(tmp_path):
     chars = read(tmp_path, "characters").filter(pl.col("character") == "ren").collect()
     assert chars.height == 36
     # the axes move the rate: the random draws (Aoi's HP and the pistol's dice) by far more
-    # than the noise of 1500 games x 12 cells, the shade's target choice by several points
+    # than the noise of 1500 games x 12 cells; the shade's target choice: the cells share their
+    # random numbers (paired), so an axis that were not applied would give three identical
+    # rates (since R-20 sends the monologue's criticals to attacks, dodges and life checks,
+    # the target choice moves the rate by about a point only)
     by_draw = df.group_by("characters.aoi.hp", "weapons.pistol.dice").agg(pl.col("rate").mean())
     assert by_draw["rate"].max() - by_draw["rate"].min() > 0.1
     by_target = df.group_by("characters.shade.strategy.target").agg(pl.col("rate").mean())
-    assert by_target["rate"].max() - by_target["rate"].min() > 0.02
+    assert by_target["rate"].n_unique() == 3
 
 
 # ----------------------------------------------------------------------------- cells
