@@ -89,3 +89,18 @@ def test_exploit_table_names_and_matches_fixed_script(tmp_path):
     assert "best setups against cautious" in invoke(
         "looper", "run", "--scriptwriter", "adversarial", "--against", "cautious", "--games", 50,
         *[x for s in SMALL for x in ("--set", s)]).output
+
+
+def test_against_each_scores_against_the_player_it_faces():
+    setup = GAME.setup(sets=["scriptwriter.against=each", *SMALL])
+    st = GAME.strategies({"player": "cautious", "scriptwriter": "adversarial"})
+    ex = GAME.run(setup, st, 100, 4).tables["exploits"]
+    assert set(ex["against"]) == {"cautious"} and (ex["search_games"] == 8).all()
+    assert ex["player_win_rate"][0] < 0.5
+
+
+def test_ladder_adversarial_vs_each():
+    r = invoke("ladder", "looper", "--tiers", "player=random,cautious",
+               "--tiers", "scriptwriter=adversarial@against=each@proposals=96@trials=8", "--games", 100, "--seed", 1)
+    assert r.exit_code == 0, r.output
+    assert "against=each" in r.output

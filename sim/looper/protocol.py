@@ -88,9 +88,21 @@ class Looper(Game):
     def compile(self, tree):
         return compile_setup(tree)
 
+    def vs_each(self, setup, strategies):
+        """``scriptwriter.against = "each"`` (the ladder's ``adversarial@against=each``): the
+        search scores against the player this cell plays."""
+        tree = setup.config or {}
+        if (tree.get("scriptwriter") or {}).get("against") != "each":
+            return setup
+        import dataclasses
+
+        name = getattr(strategies["player"], "name", str(strategies["player"]))
+        return dataclasses.replace(setup, config={**tree, "scriptwriter": {**tree["scriptwriter"], "against": name}})
+
     def run(self, setup, strategies, games, seed=0, **kw):
         from sim.looper.game import run
 
+        setup = self.vs_each(setup, strategies)
         return run(games, seed, player=strategies["player"], scriptwriter=strategies["scriptwriter"],
                    roster=setup, **kw)
 
@@ -183,6 +195,7 @@ class Looper(Game):
         from sim.looper.game import run, writer_params
 
         roster, s = compiled
+        roster = self.vs_each(roster, s)
         # once per cell, not per batch; from the root seed alone, so the scriptwriter's setup
         # search has the same seed in every cell (its strength varies with that seed)
         params = writer_params(s["scriptwriter"], roster, seed)

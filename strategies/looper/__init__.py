@@ -172,8 +172,9 @@ SCRIPTWRITERS.register("fixed", ScriptwriterStrategy(
 
 ADVERSARIAL_KNOBS = (
     Knob("against", "choice", default="random+cautious",
-         choices=("random+cautious", *(n for n in PLAYERS.names())),
-         doc="the player the setup search scores against (--against; default: the random and cautious ones)"),
+         choices=("random+cautious", "each", *(n for n in PLAYERS.names())),
+         doc="the player the setup search scores against (--against; default: the random and cautious ones; "
+             "each: the player it faces, e.g. the ladder tier adversarial@against=each)"),
     Knob("proposals", "int", 0, 100000, 0,
          doc="setups proposed (0: 384, or 128 against bayes, 64 against planner / oracle_planner)"),
     Knob("trials", "int", 0, 100000, 0,
