@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # annotations only: strategies import the game, not the other
     from strategies.looper import PlayerStrategy, ScriptwriterStrategy
 
 EMPTY_PARAMS = np.zeros((1, 1), np.int64)
+EXPLOIT_STREAM = 14  # the spawn key of the exploit list's re-measure
 
 
 @dataclass(kw_only=True)
@@ -30,12 +31,15 @@ class LooperResult(GameResult):
     roster: Setup
     player: str
     scriptwriter: str
+    exploits: pl.DataFrame | None = None  # the adversarial scriptwriter's best setups, re-measured
 
     def to_json(self) -> dict[str, Any]:
         row = self.summary.row(0, named=True)
         row["wins_by_loop"] = self.tables["wins_by_loop"]["wins"].to_list()
         row["deaths"] = self.tables["deaths"].to_dicts()
         row["key_person"] = self.tables["key_person"].to_dicts()
+        if self.exploits is not None:
+            row["exploits"] = self.exploits.to_dicts()
         return row
 
 
@@ -100,6 +104,12 @@ def run(
                     on_chunk=on_chunk)
     out = LooperResult(roster=roster, seed=seed, player=knob_label(roster, "player", p),
                        scriptwriter=knob_label(roster, "scriptwriter", w), totals=res.totals, seconds=res.seconds)
+    if tables and w.prepare is not None and getattr(w.prepare, "__name__", "") == "_adversarial_prepare":
+        from strategies.looper.adversarial import against_knobs, exploits_table
+
+        # re-measured on its own stream (not the run's, not the search's)
+        out.exploits = exploits_table(roster, params, against_knobs(roster)["against"],
+                                      run_key(seed, *spawn, EXPLOIT_STREAM))
     if tables:
         out.tables = summary_tables(out)
     return out
@@ -249,7 +259,8 @@ def summary_tables(r: LooperResult) -> dict[str, pl.DataFrame]:
                                            "games_as_key_person": pl.Int64, "loops_ended_per_game": pl.Float64})
     key_ends = key_ends.sort("loops_ended", descending=True)
     return {"summary": summary, "wins_by_loop": wins_by_loop, "deaths": deaths, "key_person": key_person,
-            "killers": killers, "loop_ends": loop_ends, "key_person_ends": key_ends}
+            "killers": killers, "loop_ends": loop_ends, "key_person_ends": key_ends,
+            **({"exploits": r.exploits} if getattr(r, "exploits", None) is not None else {})}
 
 
 __all__ = ["LooperResult", "play", "run", "trace", "kernel_for", "resolve_player", "resolve_setup", "resolve_scriptwriter",

@@ -319,7 +319,7 @@ def _closest(name: Any, names: Iterable[str]) -> str:
     return f" (did you mean {hit[0]!r}?)" if hit else ""
 
 
-SCRIPT_CHOOSE = ("random", "first")
+SCRIPT_CHOOSE = ("random", "first", "adversarial")  # adversarial: the key person, else the protagonist
 
 
 def _script(setup: dict, ids: list[str], loc_ids: list[str], home: np.ndarray, fixed_key: int, n_perm: int,

@@ -70,6 +70,20 @@ def print_run(res, con: Console, show_all: bool = False) -> None:
         t.add_row(r["key_person"], f"{r['games']:,}", f"{r['player_win_rate']:.4f}",
                   f"{r['ci_low']:.4f} – {r['ci_high']:.4f}")
     con.print(t)
+    ex = res.tables.get("exploits")
+    if ex is not None and ex.height:
+        against = ex["against"][0]
+        t = Table(title=f"the scriptwriter's best setups against {against} (the exploit list; "
+                        f"re-measured with each setup pinned)")
+        for c in ("rank", "key person", "permanent moves", "guest moves", "search win rate",
+                  "player win rate", "95% CI"):
+            t.add_column(c, justify="left" if c in ("key person", "permanent moves", "guest moves") else "right",
+                         overflow="fold")
+        for r in ex.iter_rows(named=True):
+            t.add_row(str(r["rank"]), r["key_person"], r["permanent_moves"] or "—", r["guest_moves"] or "—",
+                      f"{r['search_win_rate']:.1%} of {r['search_games']:,}",
+                      f"{r['player_win_rate']:.1%} of {r['games']:,}", f"{r['ci_low']:.1%} – {r['ci_high']:.1%}")
+        con.print(t)
 
 
 def print_loo(df, strategies, games: int, con: Console) -> None:

@@ -147,9 +147,14 @@ SCRIPTWRITERS.register("random", ScriptwriterStrategy("random", _w.random_setup_
 
 
 def _adversarial_prepare(roster, rng):
-    from strategies.looper.adversarial import search_setups
+    """The setup pool searched against ``scriptwriter.against`` (default: random and
+    cautious), with the search scores in two trailing columns (the exploit list's)."""
+    from strategies.looper.adversarial import against_knobs, against_players, search_plan, search_setups
 
-    return search_setups(roster, rng, (PLAYERS.get("random"), PLAYERS.get("cautious")))
+    k = against_knobs(roster)
+    proposals, trials = search_plan(k["against"], int(k["proposals"]), int(k["trials"]))
+    return search_setups(roster, rng, against_players(k["against"]), proposals=proposals, trials=trials,
+                         with_scores=True)
 
 
 def fixed_prepare(roster, rng):
@@ -165,6 +170,19 @@ SCRIPTWRITERS.register("fixed", ScriptwriterStrategy(
     "fixed", _w.fixed_setup_nb, _w.fixed_choose_nb, fixed_prepare,
     doc="plays the script of [setup]: key person, permanent and guest moves, choose = random | first"))
 
+ADVERSARIAL_KNOBS = (
+    Knob("against", "choice", default="random+cautious",
+         choices=("random+cautious", "each", *(n for n in PLAYERS.names())),
+         doc="the player the setup search scores against (--against; default: the random and cautious ones; "
+             "each: the player it faces, e.g. the ladder tier adversarial@against=each)"),
+    Knob("proposals", "int", 0, 100000, 0,
+         doc="setups proposed (0: 384, or 128 against bayes, 64 against planner / oracle_planner)"),
+    Knob("trials", "int", 0, 100000, 0,
+         doc="games per proposal and player (0: 48, or 16 against bayes, 12 against planner; the search "
+             "plays proposals × trials games: about 10 s against planner at ~150 games/s)"),
+)
+
 SCRIPTWRITERS.register("adversarial", ScriptwriterStrategy(
     "adversarial", _w.pool_setup_nb, _w.adversarial_choose_nb, _adversarial_prepare,
-    doc="searches setups that kill the key person early; kills the key person or protagonist when it can"))
+    doc="searches setups that kill the key person early (against = the player it scores them against); "
+        "kills the key person or protagonist when it can", knobs=ADVERSARIAL_KNOBS))

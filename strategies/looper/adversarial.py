@@ -21,6 +21,12 @@ from strategies.looper import scriptwriter as _w
 PROPOSALS = 384
 TRIALS = 48
 KEEP = 8
+DEFAULT_AGAINST = "random+cautious"  # today's scoring: the random and the cautious players
+# players that play far fewer games a second (planner ~150/s, bayes ~200/s): a smaller
+# search by default, (proposals, trials) per player (about 10 s of search on one core)
+SLOW = {"bayes": (128, 16), "planner": (64, 12), "oracle_planner": (64, 12)}
+REMEASURE = 2000       # games per kept setup when the exploit list is re-measured
+REMEASURE_SLOW = 300
 
 
 def _propose(roster, rng: np.random.Generator, m: int) -> np.ndarray:
@@ -69,10 +75,75 @@ def score_setups(roster, setups: np.ndarray, key: np.ndarray, trials: int, playe
 
 
 def search_setups(roster, rng: np.random.Generator, players: Sequence, proposals: int = PROPOSALS,
-                  trials: int = TRIALS, keep: int = KEEP) -> np.ndarray:
-    """The ``keep`` proposals the ``players`` (PlayerStrategy objects) win least against."""
+                  trials: int = TRIALS, keep: int = KEEP, with_scores: bool = False) -> np.ndarray:
+    """The ``keep`` proposals the ``players`` (PlayerStrategy objects) win least against
+    (``with_scores``: two more columns, the players' wins in the search and its games;
+    ``pool_setup_nb`` reads only the setup columns)."""
     cand = _propose(roster, rng, proposals)
     key = rng.integers(0, 2**63, size=4, dtype=np.uint64)
     wins = score_setups(roster, cand, key, trials, players)
     order = np.lexsort((np.arange(len(cand)), wins))
-    return cand[order[:keep]]
+    best = cand[order[:keep]]
+    if not with_scores:
+        return best
+    games = np.full(len(best), trials * len(players), np.int64)
+    return np.column_stack([best, wins[order[:keep]], games])
+
+
+def against_knobs(roster) -> dict:
+    """The adversarial scriptwriter's knob values from ``[scriptwriter]`` (checked)."""
+    from sim.core.knobs import check_knobs
+    from strategies.looper import SCRIPTWRITERS
+
+    w = SCRIPTWRITERS.get("adversarial")
+    given = check_knobs(w, w.name, dict((roster.config or {}).get("scriptwriter") or {}), "scriptwriter")
+    return {k.name: given.get(k.name, k.default) for k in w.knobs}
+
+
+def search_plan(against: str, proposals: int, trials: int) -> tuple[int, int]:
+    """Proposals and trials (0 = the default for that player, smaller for slow ones)."""
+    dp, dt = SLOW.get(against, (PROPOSALS, TRIALS))
+    return proposals or dp, trials or dt
+
+
+def against_players(against: str) -> tuple:
+    from strategies.looper import PLAYERS
+
+    if against == DEFAULT_AGAINST:
+        return PLAYERS.get("random"), PLAYERS.get("cautious")
+    return (PLAYERS.get(against),)
+
+
+def exploits_table(roster, rows: np.ndarray, against: str, key: np.ndarray, games: int | None = None):
+    """The exploit list: each kept setup row (with its search scores) by names, the player's
+    search win rate and the rate re-measured on ``games`` games with that setup pinned."""
+    import polars as pl
+
+    from sim.core.stats import wilson
+    from sim.looper.enums import I
+
+    R = roster.nb
+    nperm, nguest = int(R.info[I.N_PERM]), int(R.info[I.N_GUEST])
+    g0 = 1 + 2 * nperm
+    width = g0 + 2 * nguest
+    gd = np.asarray(R.guest_day)
+    guest_days = {int(gd[d]): d for d in range(len(gd)) if gd[d] >= 0}  # guest move index → its day
+    if games is None:
+        games = REMEASURE_SLOW if against in SLOW else REMEASURE
+    players = against_players(against)
+    setups = np.ascontiguousarray(rows[:, :width])
+    re = score_setups(roster, setups, key, games, players)
+    out = []
+    for r, row in enumerate(rows):
+        perm = "; ".join(f"{roster.ids[row[1 + 2 * j]]} → {roster.loc_ids[row[2 + 2 * j]]}" for j in range(nperm))
+        guest = "; ".join(f"day {guest_days.get(j, j + 1)}: {roster.ids[row[g0 + 2 * j]]}"
+                          f" → {roster.loc_ids[row[g0 + 2 * j + 1]]}" for j in range(nguest))
+        sw, sg = int(row[width]), int(row[width + 1])
+        n = games * len(players)
+        lo, hi = wilson(int(re[r]), n)
+        out.append({"rank": r + 1, "against": against, "key_person": roster.ids[row[0]],
+                    "permanent_moves": perm, "guest_moves": guest,
+                    "search_wins": sw, "search_games": sg, "search_win_rate": sw / max(sg, 1),
+                    "wins": int(re[r]), "games": n, "player_win_rate": int(re[r]) / n,
+                    "ci_low": lo, "ci_high": hi})
+    return pl.DataFrame(out)

@@ -95,8 +95,12 @@ def fixed_setup_nb(rng, view, params, out):
 @nb.njit
 def fixed_choose_nb(rng, view, params, actor, cand):
     """``[setup] choose``: "first" (the last column of ``params`` is 1) picks the first
-    candidate in roster order, "random" a uniform one from the scriptwriter's stream."""
-    if params[0, params.shape[1] - 1] == 1:
+    candidate in roster order, "random" a uniform one from the scriptwriter's stream,
+    "adversarial" (2) the key person, else the protagonist, as the adversarial scriptwriter."""
+    mode = params[0, params.shape[1] - 1]
+    if mode == 2:
+        return adversarial_choose_nb(rng, view, params, actor, cand)
+    if mode == 1:
         c = np.int64(0)
         while not ((cand >> np.uint64(c)) & U1):
             c += 1

@@ -1,0 +1,106 @@
+"""``sim looper run --scriptwriter adversarial --against PLAYER``: the setup search scored
+against the named player, and its exploit list (text, --json, --out table ``exploits``)."""
+import json
+
+import polars as pl
+from typer.testing import CliRunner
+
+from sim.cli import app
+from sim.core.game import get
+from sim.looper.game import run
+
+GAME = get("looper")
+runner = CliRunner()
+SMALL = ["scriptwriter.proposals=96", "scriptwriter.trials=8"]  # a small, fast search
+
+
+def invoke(*args):
+    return runner.invoke(app, [str(a) for a in args], terminal_width=250)
+
+
+def _errors(r):
+    return [ln for ln in r.output.splitlines() if ln.startswith("error:")]
+
+
+def _exploits(against, seed=3, games=200):
+    roster = GAME.setup(sets=[f"scriptwriter.against={against}", *SMALL])
+    return run(games, seed, player=against, scriptwriter="adversarial", roster=roster).tables["exploits"]
+
+
+def test_search_against_player_beats_random_setups():
+    ex = _exploits("cautious")
+    assert set(ex["against"]) == {"cautious"}
+    assert (ex["search_games"] == 8).all()  # one player scored, trials games each
+    vs_random = run(2000, 3, player="cautious", scriptwriter="random").summary["player_win_rate"][0]
+    assert vs_random > 0.5
+    assert ex["player_win_rate"][0] < vs_random - 0.5 and ex["player_win_rate"].mean() < vs_random
+    assert ex["player_win_rate"][0] <= ex["ci_high"][0]
+
+
+def test_same_seed_same_exploit_list():
+    a, b = _exploits("random", seed=9), _exploits("random", seed=9)
+    assert a.equals(b)
+    assert not a.select("key_person", "permanent_moves").equals(
+        _exploits("random", seed=10).select("key_person", "permanent_moves"))
+
+
+def test_bad_player_name_is_one_error_and_writes_nothing(tmp_path):
+    out = tmp_path / "o"
+    r = invoke("looper", "run", "--scriptwriter", "adversarial", "--against", "bayse", "--games", 10, "--out", out)
+    assert r.exit_code == 2, r.output
+    assert len(_errors(r)) == 1 and "bayes" in _errors(r)[0]
+    assert not out.exists()
+
+
+def test_against_needs_the_adversarial_scriptwriter(tmp_path):
+    out = tmp_path / "o"
+    r = invoke("looper", "run", "--scriptwriter", "random", "--against", "cautious", "--games", 10, "--out", out)
+    assert r.exit_code == 2, r.output
+    assert len(_errors(r)) == 1
+    assert not out.exists()
+
+
+def test_exploit_table_names_and_matches_fixed_script(tmp_path):
+    out = tmp_path / "o"
+    r = invoke("looper", "run", "--scriptwriter", "adversarial", "--against", "cautious", "--player", "cautious",
+               "--games", 100, "--seed", 2, *[x for s in SMALL for x in ("--set", s)], "--out", out, "--json")
+    assert r.exit_code == 0, r.output
+    ex = pl.read_parquet(out / "summary.parquet")["exploits"].explode().struct.unnest()
+    js = json.loads(r.stdout)["exploits"]
+    assert [e["key_person"] for e in js] == ex["key_person"].to_list()
+    setup = GAME.setup()
+    top = ex.row(0, named=True)
+    assert top["key_person"] in setup.ids
+    perm = [p.split(" → ") for p in top["permanent_moves"].split("; ")]
+    assert all(c in setup.ids and loc in setup.loc_ids for c, loc in perm)
+    guests = []
+    for g in filter(None, top["guest_moves"].split("; ")):
+        day, move = g.removeprefix("day ").split(": ")
+        c, loc = move.split(" → ")
+        guests.append(f'{{ day = {int(day)}, character = "{c}", location = "{loc}" }}')
+    toml = tmp_path / "script.toml"
+    toml.write_text(f'[setup]\nkey_person = "{top["key_person"]}"\n'
+                    f'permanent_moves = [{", ".join(f"{{ character = {c!r}, location = {loc!r} }}" for c, loc in perm)}]\n'
+                    .replace("'", '"') + f'guest_moves = [{", ".join(guests)}]\nchoose = "adversarial"\n')
+    fixed = run(2000, 7, player="cautious", scriptwriter="fixed", roster=GAME.setup(config=toml))
+    s = fixed.summary.row(0, named=True)
+    # the two intervals overlap (the same setup, independent games)
+    assert s["ci_low"] <= top["ci_high"] + 0.01 and top["ci_low"] <= s["ci_high"] + 0.01, (s, top)
+    assert "best setups against cautious" in invoke(
+        "looper", "run", "--scriptwriter", "adversarial", "--against", "cautious", "--games", 50,
+        *[x for s in SMALL for x in ("--set", s)]).output
+
+
+def test_against_each_scores_against_the_player_it_faces():
+    setup = GAME.setup(sets=["scriptwriter.against=each", *SMALL])
+    st = GAME.strategies({"player": "cautious", "scriptwriter": "adversarial"})
+    ex = GAME.run(setup, st, 100, 4).tables["exploits"]
+    assert set(ex["against"]) == {"cautious"} and (ex["search_games"] == 8).all()
+    assert ex["player_win_rate"][0] < 0.5
+
+
+def test_ladder_adversarial_vs_each():
+    r = invoke("ladder", "looper", "--tiers", "player=random,cautious",
+               "--tiers", "scriptwriter=adversarial@against=each@proposals=96@trials=8", "--games", 100, "--seed", 1)
+    assert r.exit_code == 0, r.output
+    assert "against=each" in r.output
