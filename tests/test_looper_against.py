@@ -104,3 +104,11 @@ def test_ladder_adversarial_vs_each():
                "--tiers", "scriptwriter=adversarial@against=each@proposals=96@trials=8", "--games", 100, "--seed", 1)
     assert r.exit_code == 0, r.output
     assert "against=each" in r.output
+
+
+def test_search_against_an_oracle_gives_it_the_judges_view():
+    # an oracle_… player reads the judge's state: the search must build its kernel with the
+    # oracle view (the PlayerView has no key / setup, so scoring with it does not compile)
+    ex = _exploits("oracle_key", games=100)
+    assert set(ex["against"]) == {"oracle_key"} and ex.height > 0
+    assert ((ex["player_win_rate"] >= 0) & (ex["player_win_rate"] <= 1)).all()

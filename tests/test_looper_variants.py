@@ -137,7 +137,9 @@ def test_key_person_not_movable_keeps_every_move_off_it():
         pool = SCRIPTWRITERS.get("adversarial").prepare(r, python_rng(5))
         key = lambda row: r.fixed_key or row[0]  # noqa: E731
         assert all(row[1 + 2 * j] != key(row) for row in pool for j in range(nperm))
-        assert all(key(row) != c for row in pool for c in row[1 + 2 * nperm::2])
+        width = 1 + 2 * nperm + 2 * int(r.nb.info[I.N_GUEST])  # the pool's trailing columns are its search scores
+        assert pool.shape[1] == width + 2
+        assert all(key(row) != c for row in pool for c in row[1 + 2 * nperm:width:2])
 
 
 def test_key_person_not_movable_rejects_a_script_that_moves_it():

@@ -15,7 +15,9 @@ import numpy as np
 
 from sim.looper.enums import I
 from sim.core.knobs import knob_vector
+from sim.core.views import is_oracle
 from sim.looper.game_nb import C_WINS, chunk_kernel, new_counts
+from sim.looper.views import oracle_view_nb, player_view_nb
 from strategies.looper import scriptwriter as _w
 
 PROPOSALS = 384
@@ -62,7 +64,8 @@ def score_setups(roster, setups: np.ndarray, key: np.ndarray, trials: int, playe
     """Player wins against each setup row (``trials`` games per player, adversarial choices)."""
     R = roster.nb
     wins = np.zeros(len(setups), np.int64)
-    kernels = [(chunk_kernel(p.move, p.name_key, _w.pool_setup_nb, _w.adversarial_choose_nb),
+    kernels = [(chunk_kernel(p.move, p.name_key, _w.pool_setup_nb, _w.adversarial_choose_nb,
+                             oracle_view_nb if is_oracle(p) else player_view_nb),  # an oracle sees the judge's state
                 knob_vector(p, p.name, None, "player")) for p in players]  # the players at their defaults
     no_knobs = np.zeros(1, np.float64)
     for r in range(len(setups)):
