@@ -105,10 +105,12 @@ def run(
     out = LooperResult(roster=roster, seed=seed, player=knob_label(roster, "player", p),
                        scriptwriter=knob_label(roster, "scriptwriter", w), totals=res.totals, seconds=res.seconds)
     if tables and w.prepare is not None and getattr(w.prepare, "__name__", "") == "_adversarial_prepare":
-        from strategies.looper.adversarial import against_knobs, exploits_table
+        from strategies.looper import against_knobs, against_players
+        from strategies.looper.adversarial import exploits_table
 
         # re-measured on its own stream (not the run's, not the search's)
-        out.exploits = exploits_table(roster, params, against_knobs(roster)["against"],
+        against = against_knobs(roster)["against"]
+        out.exploits = exploits_table(roster, params, against, against_players(against),
                                       run_key(seed, *spawn, EXPLOIT_STREAM))
     if tables:
         out.tables = summary_tables(out)

@@ -146,10 +146,28 @@ SCRIPTWRITERS.register("random", ScriptwriterStrategy("random", _w.random_setup_
                                                       doc="uniform key person, moves and choices", knobs=AIM_KNOBS))
 
 
+def against_knobs(roster) -> dict:
+    """The adversarial scriptwriter's knob values from ``[scriptwriter]`` (checked)."""
+    from sim.core.knobs import check_knobs
+
+    w = SCRIPTWRITERS.get("adversarial")
+    given = check_knobs(w, w.name, dict((roster.config or {}).get("scriptwriter") or {}), "scriptwriter")
+    return {k.name: given.get(k.name, k.default) for k in w.knobs}
+
+
+def against_players(against: str) -> tuple:
+    """The players the search scores against (``against``: a name or the default pair)."""
+    from strategies.looper.adversarial import DEFAULT_AGAINST
+
+    if against == DEFAULT_AGAINST:
+        return PLAYERS.get("random"), PLAYERS.get("cautious")
+    return (PLAYERS.get(against),)
+
+
 def _adversarial_prepare(roster, rng):
     """The setup pool searched against ``scriptwriter.against`` (default: random and
     cautious), with the search scores in two trailing columns (the exploit list's)."""
-    from strategies.looper.adversarial import against_knobs, against_players, search_plan, search_setups
+    from strategies.looper.adversarial import search_plan, search_setups
 
     k = against_knobs(roster)
     proposals, trials = search_plan(k["against"], int(k["proposals"]), int(k["trials"]))

@@ -93,31 +93,14 @@ def search_setups(roster, rng: np.random.Generator, players: Sequence, proposals
     return np.column_stack([best, wins[order[:keep]], games])
 
 
-def against_knobs(roster) -> dict:
-    """The adversarial scriptwriter's knob values from ``[scriptwriter]`` (checked)."""
-    from sim.core.knobs import check_knobs
-    from strategies.looper import SCRIPTWRITERS
-
-    w = SCRIPTWRITERS.get("adversarial")
-    given = check_knobs(w, w.name, dict((roster.config or {}).get("scriptwriter") or {}), "scriptwriter")
-    return {k.name: given.get(k.name, k.default) for k in w.knobs}
-
-
 def search_plan(against: str, proposals: int, trials: int) -> tuple[int, int]:
     """Proposals and trials (0 = the default for that player, smaller for slow ones)."""
     dp, dt = SLOW.get(against, (PROPOSALS, TRIALS))
     return proposals or dp, trials or dt
 
 
-def against_players(against: str) -> tuple:
-    from strategies.looper import PLAYERS
-
-    if against == DEFAULT_AGAINST:
-        return PLAYERS.get("random"), PLAYERS.get("cautious")
-    return (PLAYERS.get(against),)
-
-
-def exploits_table(roster, rows: np.ndarray, against: str, key: np.ndarray, games: int | None = None):
+def exploits_table(roster, rows: np.ndarray, against: str, players: Sequence, key: np.ndarray,
+                   games: int | None = None):
     """The exploit list: each kept setup row (with its search scores) by names, the player's
     search win rate and the rate re-measured on ``games`` games with that setup pinned."""
     import polars as pl
@@ -133,7 +116,6 @@ def exploits_table(roster, rows: np.ndarray, against: str, key: np.ndarray, game
     guest_days = {int(gd[d]): d for d in range(len(gd)) if gd[d] >= 0}  # guest move index → its day
     if games is None:
         games = REMEASURE_SLOW if against in SLOW else REMEASURE
-    players = against_players(against)
     setups = np.ascontiguousarray(rows[:, :width])
     re = score_setups(roster, setups, key, games, players)
     out = []
