@@ -104,8 +104,9 @@ def run(
                     on_chunk=on_chunk)
     out = LooperResult(roster=roster, seed=seed, player=knob_label(roster, "player", p),
                        scriptwriter=knob_label(roster, "scriptwriter", w), totals=res.totals, seconds=res.seconds)
-    if tables and w.prepare is not None and getattr(w.prepare, "__name__", "") == "_adversarial_prepare":
-        from strategies.looper import against_knobs, against_players
+    from strategies.looper import adversarial_prepare, against_knobs, against_players
+
+    if tables and w.prepare is adversarial_prepare:  # the adversarial search (also as module:object)
         from strategies.looper.adversarial import exploits_table
 
         # re-measured on its own stream (not the run's, not the search's)

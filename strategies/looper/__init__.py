@@ -164,7 +164,7 @@ def against_players(against: str) -> tuple:
     return (PLAYERS.get(against),)
 
 
-def _adversarial_prepare(roster, rng):
+def adversarial_prepare(roster, rng):
     """The setup pool searched against ``scriptwriter.against`` (default: random and
     cautious), with the search scores in two trailing columns (the exploit list's)."""
     from strategies.looper.adversarial import search_plan, search_setups
@@ -201,6 +201,6 @@ ADVERSARIAL_KNOBS = (
 )
 
 SCRIPTWRITERS.register("adversarial", ScriptwriterStrategy(
-    "adversarial", _w.pool_setup_nb, _w.adversarial_choose_nb, _adversarial_prepare,
+    "adversarial", _w.pool_setup_nb, _w.adversarial_choose_nb, adversarial_prepare,
     doc="searches setups that kill the key person early (against = the player it scores them against); "
         "kills the key person or protagonist when it can", knobs=ADVERSARIAL_KNOBS))
