@@ -282,9 +282,12 @@ def play_chunk_nb(key, start, count, R, out, log=None):
     table = R.table
     var = R.var
     sc = out.scalars
-    rng = np.zeros(4, np.uint64)     # the rules' chance events
-    rng_v = np.zeros(4, np.uint64)   # the village side's decisions
-    rng_w = np.zeros(4, np.uint64)   # the wolf side's decisions
+    # The three streams live in one owned array; the loop uses refcount-free views of it
+    # (a managed stream passed to every hook cost an atomic refcount pair per decision).
+    rngs = np.zeros((3, 4), np.uint64)
+    rng = unmanaged_nb(rngs[0])      # the rules' chance events
+    rng_v = unmanaged_nb(rngs[1])    # the village side's decisions
+    rng_w = unmanaged_nb(rngs[2])    # the wolf side's decisions
     max_days = var[V.MAX_DAYS]
     rule = var[V.VOTE_RULE]
     nothing = np.uint64(0)
@@ -533,6 +536,7 @@ def play_chunk_nb(key, start, count, R, out, log=None):
                 out.role_out[r, out_how[p]] += 1
     # Numba frees a variable after its last use: keep the owners of the views alive to here.
     keep_alive_nb(owned.alive, owned.mem)
+    keep_alive_nb(rngs[0], rngs[1])
 
 
 def chunk_kernel(village, wolves):
