@@ -77,3 +77,11 @@ else:
         per-decision scratch with no heap allocation and no refcount. Inlined, so the
         memory belongs to the caller's frame; never return it."""
         return nb.carray(_alloca_f64_nb(), n)
+
+
+@nb.njit
+def keep_alive_nb(*owners):
+    """A use of ``owners`` (arrays or tuples of arrays) at the call site: numba frees a
+    variable after its last use, so a kernel that works on :func:`unmanaged_nb` views calls
+    this at its end to keep the owning arrays alive until then."""
+    return len(owners)

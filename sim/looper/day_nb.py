@@ -19,9 +19,10 @@ import numba as nb
 import numpy as np
 
 from sim.core.bits import lowest_nb, popcount_nb
+from sim.core.nrt import unmanaged_nb
 from sim.core.trace import emit_nb
 from sim.looper.enums import Ev, F, I, Kind, M
-from sim.looper.roster import effect_masks_nb
+from sim.looper.roster import RosterNB, effect_masks_nb
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -51,6 +52,24 @@ def day_buffers_nb(R):
         R.char_attrs.copy(), R.masks.copy(), np.zeros(4, np.uint64),
         np.full(n, -1, np.int64),
     )
+
+
+@nb.njit(inline="always")
+def unmanaged_buffers_nb(B):
+    """The same day buffers as refcount-free views (:mod:`sim.core.nrt`); ``B`` must outlive them."""
+    return DayBuf(unmanaged_nb(B.stress), unmanaged_nb(B.raw), unmanaged_nb(B.givers), unmanaged_nb(B.pos2),
+                  unmanaged_nb(B.killer), unmanaged_nb(B.ann), unmanaged_nb(B.occ), unmanaged_nb(B.occ2),
+                  unmanaged_nb(B.dest), unmanaged_nb(B.misrep), unmanaged_nb(B.fire), unmanaged_nb(B.req_actor),
+                  unmanaged_nb(B.req_eff), unmanaged_nb(B.req_cand), unmanaged_nb(B.req_victim),
+                  unmanaged_nb(B.attrs), unmanaged_nb(B.masks), unmanaged_nb(B.st), unmanaged_nb(B.kact))
+
+
+@nb.njit(inline="always")
+def unmanaged_roster_nb(R):
+    """The roster's arrays as refcount-free views; the caller's ``R`` outlives them."""
+    return RosterNB(unmanaged_nb(R.info), unmanaged_nb(R.home), unmanaged_nb(R.char_attrs),
+                    unmanaged_nb(R.next_loc), unmanaged_nb(R.effects), unmanaged_nb(R.masks),
+                    unmanaged_nb(R.guest_day))
 
 
 @nb.njit

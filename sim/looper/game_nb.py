@@ -25,9 +25,11 @@ import numpy as np
 
 from sim.core.bits import lowest_nb
 from sim.core.kernels import kernel_template, specialize
+from sim.core.nrt import keep_alive_nb, unmanaged_nb
 from sim.core.rng import seed_stream_nb
 from sim.looper.enums import Ev, F, I, LoopEnd, MoveStatus, Precedence, Stream
-from sim.looper.day_nb import day_buffers_nb, day_finish_nb, day_start_nb, ev_nb
+from sim.looper.day_nb import (day_buffers_nb, day_finish_nb, day_start_nb, ev_nb, unmanaged_buffers_nb,
+                              unmanaged_roster_nb)
 from sim.looper.views import (OracleView, PlayerView, Scratch, WriterView, oracle_view_nb,  # noqa: F401
                               player_view_nb, rules_view_nb, writer_view_nb)
 
@@ -76,25 +78,43 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
     stay = R.info[I.STAY_MOVES]
     key_movable = R.info[I.KEY_MOVABLE]
     prec = R.info[I.PRECEDENCE]
-    B = day_buffers_nb(R)
+    # Every array the loop and the hooks touch is a refcount-free view (sim.core.nrt) of an
+    # array owned here (or of the caller's arguments): a strategy that hands its view or
+    # scratch to non-inlined helpers (bayes, per particle and per candidate move) otherwise
+    # paid an atomic refcount pair per array per call, half of its run time under perf.
+    B_owned = day_buffers_nb(R)
+    B = unmanaged_buffers_nb(B_owned)
+    R = unmanaged_roster_nb(R)
+    p_knobs = unmanaged_nb(p_knobs)
+    w_knobs = unmanaged_nb(w_knobs)
     rules = rules_view_nb(R)  # public; the same read-only arrays for both sides
-    prng = np.zeros(4, np.uint64)
-    wrng = np.zeros(4, np.uint64)
+    rng_owned = np.zeros((2, 4), np.uint64)
+    prng = unmanaged_nb(rng_owned[0])
+    wrng = unmanaged_nb(rng_owned[1])
     # the player's own copies of what it was told
-    ann = np.full((loops, days, n), -1, np.int64)
-    moves = np.full((loops, days, max(mpd, 1), 2), -1, np.int64)
-    loop_end = np.zeros(loops, np.int64)
-    named = np.full(loops, -1, np.int64)
-    own = Scratch(np.zeros(MEM, np.int64), day_buffers_nb(R), np.zeros(BIG, np.int64))
+    ann_owned = np.full((loops, days, n), -1, np.int64)
+    ann = unmanaged_nb(ann_owned)
+    moves_owned = np.full((loops, days, max(mpd, 1), 2), -1, np.int64)
+    moves = unmanaged_nb(moves_owned)
+    loop_end_owned = np.zeros(loops, np.int64)
+    loop_end = unmanaged_nb(loop_end_owned)
+    named_owned = np.full(loops, -1, np.int64)
+    named = unmanaged_nb(named_owned)
+    own_owned = Scratch(np.zeros(MEM, np.int64), day_buffers_nb(R), np.zeros(BIG, np.int64))
+    own = Scratch(unmanaged_nb(own_owned.mem), unmanaged_buffers_nb(own_owned.buf), unmanaged_nb(own_owned.big))
     # the scriptwriter's: its setup as it made it, the town when it chooses
-    wsetup = np.zeros(1 + 2 * nperm + 2 * R.info[I.N_GUEST], np.int64)
-    wpos = np.zeros(n, np.int64)
-    wstress = np.zeros(n, np.int64)
+    S = 1 + 2 * nperm + 2 * R.info[I.N_GUEST]
+    w_owned = np.zeros((3, max(S, n)), np.int64)
+    wsetup = unmanaged_nb(w_owned[0, :S])
+    wpos = unmanaged_nb(w_owned[1, :n])
+    wstress = unmanaged_nb(w_owned[2, :n])
     # the judge's
-    setup = np.zeros(wsetup.shape[0], np.int64)
-    mv = np.zeros((max(mpd, 1), 2), np.int64)
-    base = np.zeros(n, np.int64)
-    pos = np.zeros(n, np.int64)
+    j_owned = np.zeros((3, max(S, n)), np.int64)
+    setup = unmanaged_nb(j_owned[0, :S])
+    base = unmanaged_nb(j_owned[1, :n])
+    pos = unmanaged_nb(j_owned[2, :n])
+    mv_owned = np.zeros((max(mpd, 1), 2), np.int64)
+    mv = unmanaged_nb(mv_owned)
     full = np.uint64(0)
     for i in range(n):
         full |= np.uint64(1) << np.uint64(i)
@@ -275,6 +295,9 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
             out.scalars[C_WINS] += 1
             out.wins_by_loop[won_loop] += 1
             out.key_wins[kp] += 1
+    # Numba frees a variable after its last use: keep the owners of the views alive to here.
+    keep_alive_nb(B_owned, rng_owned, ann_owned, moves_owned, loop_end_owned, named_owned, own_owned, w_owned,
+                  j_owned, mv_owned)
 
 
 def chunk_kernel(p_move, p_name, w_setup, w_choose, p_view=player_view_nb):
