@@ -140,3 +140,29 @@ def test_assign_path_creates_keys_below_an_existing_id_only():
                      ("characters.p1.hp.x", "is a value"), ("characters.p1", "is a table")]:
         with _pytest.raises(SimInputError, match=msg):
             assign_path(cfg, bad, 1)
+
+
+def test_small_runs_are_cut_so_every_thread_gets_work():
+    """A run smaller than one default chunk is cut into at least four chunks per thread
+    (a slow strategy's 2,000 games once ran on one core); a chunk that already gives every
+    thread work, and a block size a caller chose (on_chunk), stay as they are."""
+    from sim.core.runner import DEFAULT_CHUNK, run_games, spread_chunk
+
+    assert spread_chunk(2000, DEFAULT_CHUNK, 2) == 250
+    assert spread_chunk(10_000_000, DEFAULT_CHUNK, 2) == DEFAULT_CHUNK
+    assert spread_chunk(3, DEFAULT_CHUNK, 2) == 1
+    seen = []
+
+    def call(start, count, out):
+        seen.append(count)
+        out.n[0] += count
+
+    from collections import namedtuple
+    Out = namedtuple("Out", "n")
+    r = run_games(2000, lambda: Out(np.zeros(1, np.int64)), call, threads=2)
+    assert r.totals["n"][0] == 2000 and max(seen) == 250
+    seen.clear()
+    blocks = []
+    run_games(2000, lambda: Out(np.zeros(1, np.int64)), call, threads=2, chunk_size=1000,
+              on_chunk=lambda s, c, d: blocks.append(c))
+    assert sorted(blocks) == [1000, 1000]
