@@ -112,3 +112,53 @@ def test_search_against_an_oracle_gives_it_the_judges_view():
     ex = _exploits("oracle_key", games=100)
     assert set(ex["against"]) == {"oracle_key"} and ex.height > 0
     assert ((ex["player_win_rate"] >= 0) & (ex["player_win_rate"] <= 1)).all()
+
+
+def _lock(setup, key, char, loc):
+    from strategies.looper.adversarial import locks
+
+    lk = locks(setup)
+    i, c, l = setup.ids.index(key), setup.ids.index(char), setup.loc_ids.index(loc)
+    return lk, [r for r in range(len(lk)) if lk[r, 0] == i and lk[r, 1] == c and lk[r, 2] == l]
+
+
+def test_locks_hold_the_one_move_forced_win_and_keep_to_the_variants():
+    """The verge-of-madness woman made key person and moved to the ruins wins every game
+    (one permanent move, R-6): a lock the search always weighs. Under P-16 no lock moves
+    the key person, under P-15 none leaves a character at its table place."""
+    import numpy as np
+
+    from strategies.looper import PLAYERS
+    from strategies.looper.adversarial import locks, score_setups
+
+    setup = GAME.setup()
+    lk, rows = _lock(setup, "verge_of_madness", "verge_of_madness", "ruins")
+    assert len(rows) == 1
+    assert (lk[rows[0], 3:] == -1)[::2].all()  # every other move slot unused
+    fast = (PLAYERS.get("random"), PLAYERS.get("cautious"))
+    wins = score_setups(setup, lk[rows], np.arange(4, dtype=np.uint64), 48, fast)
+    assert wins[0] == 0
+    pinned = GAME.setup(sets=["rules.key_person_movable=false"])
+    lk2, rows2 = _lock(pinned, "verge_of_madness", "verge_of_madness", "ruins")
+    assert not rows2 and len(lk2) and (lk2[:, 0] != lk2[:, 1]).all()
+    moved = GAME.setup(sets=["rules.stay_moves=false"])
+    lk3 = locks(moved)
+    assert (np.asarray(moved.nb.home)[lk3[:, 1]] != lk3[:, 2]).all()
+
+
+def test_search_weighs_the_locks_beside_its_proposals():
+    """With no random proposal at all the pool is made of screened locks, and its best
+    setup holds the scored player to 0 wins; without a screen there is nothing to keep."""
+    import numpy as np
+
+    from strategies.looper import PLAYERS
+    from strategies.looper.adversarial import search_setups
+
+    setup = GAME.setup()
+    fast = (PLAYERS.get("random"), PLAYERS.get("cautious"))
+    pool = search_setups(setup, np.random.default_rng(1), (PLAYERS.get("random"),), proposals=0, trials=8,
+                         with_scores=True, screen=fast)
+    width = pool.shape[1] - 2
+    assert len(pool) == 8 and pool[0, width] == 0
+    assert ((pool[:, 3:width:2] == -1).all(axis=1)).all()  # one move each: locks
+    assert len(search_setups(setup, np.random.default_rng(1), (PLAYERS.get("random"),), proposals=0, trials=8)) == 0

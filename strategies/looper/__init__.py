@@ -167,12 +167,12 @@ def against_players(against: str) -> tuple:
 def adversarial_prepare(roster, rng):
     """The setup pool searched against ``scriptwriter.against`` (default: random and
     cautious), with the search scores in two trailing columns (the exploit list's)."""
-    from strategies.looper.adversarial import search_plan, search_setups
+    from strategies.looper.adversarial import DEFAULT_AGAINST, search_plan, search_setups
 
     k = against_knobs(roster)
     proposals, trials = search_plan(k["against"], int(k["proposals"]), int(k["trials"]))
     return search_setups(roster, rng, against_players(k["against"]), proposals=proposals, trials=trials,
-                         with_scores=True)
+                         with_scores=True, screen=against_players(DEFAULT_AGAINST))
 
 
 def fixed_prepare(roster, rng):

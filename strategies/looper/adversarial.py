@@ -6,6 +6,14 @@ player, R-6), guest moves often join them. Each proposal is scored by the player
 rate of short games against the given players (the registry passes the random and the
 cautious ones); the best ``keep`` form the pool that ``pool_setup_nb`` draws from, so the
 player cannot learn one fixed setup.
+
+Random proposals miss rare locks: the verge-of-madness woman made key person and moved to
+the ruins wins every game with one move, but a random proposal hits it about once in 120,
+so a 64-proposal search against the planner usually missed it. So every search also
+weighs the one-move **locks** — the key person moved to each place, or any other character
+moved to the key person's table place (:func:`locks`, within the rule variants) — screened
+on the fast random and cautious players, the best ``2 × keep`` of them scored with the
+random proposals.
 """
 from __future__ import annotations
 
@@ -60,6 +68,31 @@ def _propose(roster, rng: np.random.Generator, m: int) -> np.ndarray:
     return out
 
 
+def locks(roster) -> np.ndarray:
+    """Every one-move lock: key person c with c moved to place l, or with another character
+    x moved to c's table place (unused slots −1). Under ``rules.key_person_movable = false``
+    only the second kind, under ``rules.stay_moves = false`` no move to its own place; a
+    pinned key person (P-13) is the only key."""
+    R = roster.nb
+    n, L = int(R.info[I.N_CHARS]), int(R.info[I.N_LOC])
+    nperm, nguest = int(R.info[I.N_PERM]), int(R.info[I.N_GUEST])
+    stay, key_movable = bool(R.info[I.STAY_MOVES]), bool(R.info[I.KEY_MOVABLE])
+    home = np.asarray(R.home)
+    rows = []
+    for c in ([roster.fixed_key] if roster.fixed_key else range(1, n)):
+        moves = [(c, l) for l in range(L)] if key_movable else []
+        moves += [(x, int(home[c])) for x in range(1, n) if x != c]
+        for x, l in moves:
+            if nperm == 0 or (not stay and l == home[x]):
+                continue
+            row = np.zeros(1 + 2 * nperm + 2 * nguest, np.int64)
+            row[0] = c
+            row[1::2] = -1  # every move slot unused …
+            row[1], row[2] = x, l  # … but the first permanent one
+            rows.append(row)
+    return np.array(rows, np.int64).reshape(-1, 1 + 2 * nperm + 2 * nguest)
+
+
 def score_setups(roster, setups: np.ndarray, key: np.ndarray, trials: int, players: Sequence) -> np.ndarray:
     """Player wins against each setup row (``trials`` games per player, adversarial choices)."""
     R = roster.nb
@@ -78,12 +111,19 @@ def score_setups(roster, setups: np.ndarray, key: np.ndarray, trials: int, playe
 
 
 def search_setups(roster, rng: np.random.Generator, players: Sequence, proposals: int = PROPOSALS,
-                  trials: int = TRIALS, keep: int = KEEP, with_scores: bool = False) -> np.ndarray:
+                  trials: int = TRIALS, keep: int = KEEP, with_scores: bool = False,
+                  screen: Sequence = ()) -> np.ndarray:
     """The ``keep`` proposals the ``players`` (PlayerStrategy objects) win least against
     (``with_scores``: two more columns, the players' wins in the search and its games;
-    ``pool_setup_nb`` reads only the setup columns)."""
+    ``pool_setup_nb`` reads only the setup columns). ``screen``: fast players the one-move
+    locks are screened on (none: no locks)."""
     cand = _propose(roster, rng, proposals)
     key = rng.integers(0, 2**63, size=4, dtype=np.uint64)
+    lk = locks(roster) if screen else np.zeros((0, cand.shape[1]), np.int64)
+    if len(lk):  # screened on the fast players; the best 2 × keep join the proposals
+        lw = score_setups(roster, lk, key, TRIALS, screen)
+        top = np.lexsort((np.arange(len(lk)), lw))[:2 * keep]
+        cand = np.concatenate([cand, lk[top]])
     wins = score_setups(roster, cand, key, trials, players)
     order = np.lexsort((np.arange(len(cand)), wins))
     best = cand[order[:keep]]
@@ -120,9 +160,10 @@ def exploits_table(roster, rows: np.ndarray, against: str, players: Sequence, ke
     re = score_setups(roster, setups, key, games, players)
     out = []
     for r, row in enumerate(rows):
-        perm = "; ".join(f"{roster.ids[row[1 + 2 * j]]} → {roster.loc_ids[row[2 + 2 * j]]}" for j in range(nperm))
+        perm = "; ".join(f"{roster.ids[row[1 + 2 * j]]} → {roster.loc_ids[row[2 + 2 * j]]}" for j in range(nperm)
+                         if row[1 + 2 * j] >= 0)  # −1: a slot left unused (a lock)
         guest = "; ".join(f"day {guest_days.get(j, j + 1)}: {roster.ids[row[g0 + 2 * j]]}"
-                          f" → {roster.loc_ids[row[g0 + 2 * j + 1]]}" for j in range(nguest))
+                          f" → {roster.loc_ids[row[g0 + 2 * j + 1]]}" for j in range(nguest) if row[g0 + 2 * j] >= 0)
         sw, sg = int(row[width]), int(row[width + 1])
         n = games * len(players)
         lo, hi = wilson(int(re[r]), n)
