@@ -59,6 +59,7 @@ MEM_LAST_DIVINED = 0  # the seer's last divination target + 1
 MEM_FAKE = 1          # the accomplice's decision: 0 undecided, 1 seer, 2 silent, 3 medium
 MEM_ATTACKED = 2      # the attacker's last target + 1
 MEM_TABLE = 3         # the public composition's counts, packed (0: not yet read this game)
+MEM_TEAM = 4          # a wolf-team member's team mask, packed (mask << 1 | 1; 0: not yet read this game)
 
 KV_CLAIM_DAY, KV_REPORT, KV_FAKE, KV_MEDIUM, KV_WITCH_KILL, KV_WITCH_REVIVE, KV_AGREE = range(7)
 KW_FAKE, KW_FAKE_MEDIUM, KW_FAKE_DAY, KW_CLEAR, KW_WOLF_CLAIM, KW_FRAME, KW_DODGE = range(7)
@@ -255,9 +256,13 @@ def _extreme_nb(rng, view, trust, claimers, mask, own, sign, w_rep, w_fake, agre
         j &= j - U1
         special |= view.said[c, 0] | view.said[c, 1]
     if own:
-        for t in range(view.n):
-            if view.know[t] >= 0:
-                special |= _bit(t)
+        ab = _ability_nb(view)
+        if ab == Ab.DIVINE or ab == Ab.MEDIUM:  # their readings grow; everyone else knows only itself
+            for t in range(view.n):
+                if view.know[t] >= 0:
+                    special |= _bit(t)
+        else:
+            special |= _bit(view.me)
     special &= mask
     rest = mask & ~special
     best = sign * prior if rest else -np.inf
@@ -392,8 +397,18 @@ def village_witch_nb(rng, view):
 # ------------------------------------------------------------------------- wolves
 
 @nb.njit(inline="always")
+def _team_nb(view):
+    """The wolf team as the acting member knows it from the deal, read once per game."""
+    x = view.mem[MEM_TEAM]
+    if x == 0:
+        x = np.int64(_known_nb(view, 1)) * 2 + 1
+        view.mem[MEM_TEAM] = x
+    return np.uint64(x >> 1)
+
+
+@nb.njit(inline="always")
 def wolf_vote_nb(rng, view, cands):
-    team = _known_nb(view, 1)
+    team = _team_nb(view)
     m = cands & ~team
     if not m:
         return choose_bit_nb(rng, cands)
@@ -431,7 +446,7 @@ def wolf_mark_nb(rng, view):
     if knob_nb(view, KW_FRAME, 1.0) == 0.0:
         return random_mark_nb(rng, view)
     last = view.last_mark
-    avail = others_alive_nb(view) & ~_known_nb(view, 1)
+    avail = others_alive_nb(view) & ~_team_nb(view)
     if last >= 0:
         avail &= ~_bit(last)
     if not avail:
@@ -492,7 +507,7 @@ def wolf_speak_nb(rng, view):
         for p in range(view.n):  # an accomplice at the table claims instead
             if view.rules.table[view.rules.seats[p], RF.MADMAN] == 1:
                 return -1
-        if view.claimed[CLAIM_SEER] & _known_nb(view, 1) & ~_bit(view.me):
+        if view.claimed[CLAIM_SEER] & _team_nb(view) & ~_bit(view.me):
             return -1  # a teammate already claims
     if view.day < knob_nb(view, KW_FAKE_DAY, 1.0):
         return -1
@@ -504,7 +519,7 @@ def wolf_speak_nb(rng, view):
             view.mem[MEM_FAKE] = 3
         else:
             view.mem[MEM_FAKE] = 1
-    team = _known_nb(view, 1)
+    team = _team_nb(view)
     if view.mem[MEM_FAKE] == 1:
         return _fake_seer_nb(rng, view, team)
     if view.mem[MEM_FAKE] == 3:
