@@ -35,7 +35,7 @@ import numba as nb
 import numpy as np
 
 from sim.core.kernels import kernel_template, specialize
-from sim.core.nrt import unmanaged_nb
+from sim.core.nrt import keep_alive_nb, unmanaged_nb
 from sim.core.rng import choose_bit_nb, seed_stream_nb
 from sim.core.trace import emit_nb
 from sim.trpg.context_nb import (I_ACTOR, I_GAME, I_ROUND, I_SEEDED, N_CTX, Battle, View, context_address_nb,
@@ -476,12 +476,7 @@ def play_games_nb(key, start, count, S, out, log):
                 out.survived[i] += 1
             out.dealt[i] += b.bs[i, B.DEALT]
             out.taken[i] += b.bs[i, B.TAKEN]
-    keep_alive_nb(owned.bs)
-    keep_alive_nb(rng_owned)
-    keep_alive_nb(srngs_owned)
-    keep_alive_nb(key_owned)
-    keep_alive_nb(pb_owned)
-    keep_alive_nb(ctx_owned)
+    keep_alive_nb(owned, rng_owned, srngs_owned, key_owned, pb_owned, ctx_owned)
 
 
 HOOKS = ("u_target", "u_reaction", "builtin_target", "builtin_reaction", "u_target_view", "u_reaction_view",
@@ -498,11 +493,6 @@ def play_chunk_nb(key, start, count, S, out):
 def trace_chunk_nb(key, start, count, S, out, log):
     """Template: the same combats, each event appended to ``log`` (sim.core.trace)."""
     play_games_nb(key, start, count, S, out, log)
-
-
-@nb.njit
-def keep_alive_nb(a):
-    return a.shape[0]
 
 
 def _hooks(target=None, reaction=None, *, oracle_target=False):

@@ -33,7 +33,7 @@ import numpy as np
 
 from sim.core.bits import lowest_nb, popcount_nb
 from sim.core.kernels import kernel_template, specialize
-from sim.core.nrt import unmanaged_nb
+from sim.core.nrt import keep_alive_nb, unmanaged_nb
 from sim.core.rng import choose_bit_nb, randint_nb, seed_stream_nb
 from sim.core.trace import emit_nb
 from sim.werewolf.roles import RolesNB
@@ -90,11 +90,6 @@ def unmanaged_state_nb(st):
               unmanaged_nb(st.know), unmanaged_nb(st.mem),
               unmanaged_nb(st.votes), unmanaged_nb(st.hati_last), unmanaged_nb(st.pal_last),
               unmanaged_nb(st.role_of), unmanaged_nb(st.masks), unmanaged_nb(st.knobs))
-
-
-@nb.njit
-def keep_alive_nb(a, b):
-    return a.shape[0] + b.shape[0]
 
 
 @nb.njit(inline="always")
@@ -535,8 +530,7 @@ def play_chunk_nb(key, start, count, R, out, log=None):
             else:
                 out.role_out[r, out_how[p]] += 1
     # Numba frees a variable after its last use: keep the owners of the views alive to here.
-    keep_alive_nb(owned.alive, owned.mem)
-    keep_alive_nb(rngs[0], rngs[1])
+    keep_alive_nb(owned, rngs)
 
 
 def chunk_kernel(village, wolves):

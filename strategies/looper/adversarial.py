@@ -24,7 +24,7 @@ import numpy as np
 from sim.looper.enums import I
 from sim.core.knobs import knob_vector
 from sim.core.views import is_oracle
-from sim.looper.game_nb import C_WINS, chunk_kernel, new_counts
+from sim.looper.game_nb import C_WINS, chunk_kernel, new_counts, setup_size
 from sim.looper.views import oracle_view_nb, player_view_nb
 from strategies.looper import scriptwriter as _w
 
@@ -75,7 +75,7 @@ def locks(roster) -> np.ndarray:
     pinned key person (P-13) is the only key."""
     R = roster.nb
     n, L = int(R.info[I.N_CHARS]), int(R.info[I.N_LOC])
-    nperm, nguest = int(R.info[I.N_PERM]), int(R.info[I.N_GUEST])
+    nperm, width = int(R.info[I.N_PERM]), setup_size(R)
     stay, key_movable = bool(R.info[I.STAY_MOVES]), bool(R.info[I.KEY_MOVABLE])
     home = np.asarray(R.home)
     rows = []
@@ -85,12 +85,12 @@ def locks(roster) -> np.ndarray:
         for x, l in moves:
             if nperm == 0 or (not stay and l == home[x]):
                 continue
-            row = np.zeros(1 + 2 * nperm + 2 * nguest, np.int64)
+            row = np.zeros(width, np.int64)
             row[0] = c
             row[1::2] = -1  # every move slot unused …
             row[1], row[2] = x, l  # … but the first permanent one
             rows.append(row)
-    return np.array(rows, np.int64).reshape(-1, 1 + 2 * nperm + 2 * nguest)
+    return np.array(rows, np.int64).reshape(-1, width)
 
 
 def score_setups(roster, setups: np.ndarray, key: np.ndarray, trials: int, players: Sequence) -> np.ndarray:
