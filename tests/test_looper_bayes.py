@@ -6,6 +6,7 @@ import pytest
 from sim.core.kernels import stamped
 from sim.core.seeding import python_rng, run_key
 from sim.looper.day_nb import day_buffers_nb
+from sim.looper.enums import I
 from sim.looper.game import resolve_setup, run
 from sim.looper.views import PlayerView
 from strategies.looper import PLAYERS, SCRIPTWRITERS, PlayerStrategy
@@ -165,3 +166,115 @@ def test_same_seed_same_games_whatever_the_chunks():
     b = run(120, 4, player="bayes", scriptwriter="fixed", roster=small, threads=1, chunk_size=7)
     for k in a.totals:
         assert np.array_equal(np.asarray(a.totals[k]), np.asarray(b.totals[k])), k
+
+
+# ---- the particle filter's bookkeeping (update_nb called on a hand-made history) ----------
+
+UPDATE = stamped(B.update_nb)
+EXPLAIN = stamped(B._explain_death)
+
+
+def _history(roster, moves_day1, deaths_day1, loop_end, particles, repair=4000):
+    """A player view after loop 1's day 1 (moves and announced deaths given), now at loop 2
+    day 1 when ``loop_end`` is 1; the scratch of a fresh game."""
+    from sim.core.knobs import knob_vector
+    from sim.looper.game_nb import BIG, MEM
+    from sim.looper.views import Scratch
+    R = roster.nb
+    n, days, loops, mpd = roster.n_chars, int(R.info[I.DAYS]), int(R.info[I.MAX_LOOPS]), int(R.info[I.MOVES])
+    ann = np.full((loops, days, n), -1, np.int64)
+    mv = np.full((loops, days, mpd, 2), -1, np.int64)
+    for j, (c, l) in enumerate(moves_day1):
+        mv[0, 0, j] = roster.index(c), roster.loc_index(l)
+    alive = (1 << n) - 1
+    for c, l in deaths_day1:
+        ann[0, 0, roster.index(c)] = roster.loc_index(l)
+        alive &= ~(1 << roster.index(c))
+    ends = np.zeros(loops, np.int64)
+    ends[0] = loop_end
+    knobs = knob_vector(PLAYERS.get("bayes"), "bayes", {"particles": particles, "repair": repair}, "test")
+    lp, day = (1, 1) if loop_end else (0, 2)
+    if loop_end:
+        alive = (1 << n) - 1
+    named = np.full(loops, -1, np.int64)
+    view = PlayerView(R, np.int64(lp), np.int64(day), np.uint64(alive), ann, mv, ends, named, knobs)
+    morning = PlayerView(R, np.int64(0), np.int64(1), np.uint64((1 << n) - 1), np.full_like(ann, -1), mv,
+                         np.zeros(loops, np.int64), named, knobs)
+    own = Scratch(np.zeros(MEM, np.int64), day_buffers_nb(R), np.zeros(BIG, np.int64))
+    return morning, view, own
+
+
+def _rng(seed):
+    from sim.core.rng import seed_stream_nb
+    st = np.zeros(4, np.uint64)
+    seed_stream_nb(st, run_key(seed), 0)
+    return st
+
+
+def test_a_loop_ended_by_the_key_person_keeps_the_particles():
+    """The player walked the verge-of-madness woman into the ruins (she dies there) and the
+    loop ended with the protagonist alive: she is the key person. A particle's key never
+    changes the layout under the default precedence, so every particle takes her as its key
+    and lives on (one that moved her permanently, so that she could not have gone, is
+    refilled): no repair search is needed. With 4 particles the old filter, which let every
+    particle with another key die, needed one in 5 of 6 games."""
+    roster = resolve_setup(None)
+    verge = roster.index("verge_of_madness")
+    for seed in range(6):
+        morning, view, own = _history(roster, [("verge_of_madness", "ruins")], [("verge_of_madness", "ruins")], 1, 4)
+        rng = _rng(seed)
+        UPDATE(rng, morning, own, False)  # the particles are drawn on the first morning
+        live = UPDATE(rng, view, own, False)
+        S = 1 + 2 * int(roster.nb.info[I.N_PERM]) + 2 * int(roster.nb.info[I.N_GUEST])
+        assert live == 4 and own.mem[B.M_SPENT] == 0, (seed, live, own.mem[B.M_SPENT])
+        assert all(own.big[i * S] == verge for i in range(4))
+
+
+def test_the_repair_search_spends_its_budget_once_a_game():
+    """A death the 4 particles do not explain sends the filter to its repair search; the
+    search may spend ``repair`` re-simulated days in the whole game (plus the one step that
+    crosses it), not that much again every day it falls short."""
+    roster = resolve_setup(None)
+    days = int(roster.nb.info[I.DAYS])
+    for seed in range(4):
+        morning, view, own = _history(roster, [], [("laid_off_man", "school"), ("cat", "ruins")], 0, 4, repair=60)
+        rng = _rng(seed)
+        UPDATE(rng, morning, own, False)
+        UPDATE(rng, view, own, False)
+        first = own.mem[B.M_SPENT]
+        assert 0 < first <= 60 + days, first
+        later = view._replace(day=np.int64(3))  # day 2 was quiet
+        UPDATE(rng, later, own, False)
+        if own.mem[B.M_EXACT] == 0:
+            assert own.mem[B.M_SPENT] <= 60 + days
+            assert first < 60 or own.mem[B.M_SPENT] == first
+
+
+def test_a_death_is_explained_by_moving_its_victim_or_a_killer_there():
+    """The repair's targeted proposal changes one move: a permanent one, or the guest move of
+    the death's day, to the announced place or the one before it (Turf King); half the time
+    it names the victim, so "the verge-of-madness woman was moved to the ruins" is proposed
+    about one time in four."""
+    roster = resolve_setup(None)
+    R = roster.nb
+    nperm, nguest = int(R.info[I.N_PERM]), int(R.info[I.N_GUEST])
+    S = 1 + 2 * nperm + 2 * nguest
+    _, view, _ = _history(roster, [], [("verge_of_madness", "ruins")], 0, 4)
+    ruins, verge = roster.loc_index("ruins"), roster.index("verge_of_madness")
+    before = [x for x in range(int(R.info[I.N_LOC])) if R.next_loc[x] == ruins][0]
+    h = np.full(S, -1, np.int64)
+    h[0] = 1
+    h[2::2] = 0
+    tmp = np.empty(S, np.int64)
+    rng = _rng(3)
+    hits = 0
+    for _ in range(400):
+        ok = EXPLAIN(rng, view, h, tmp)
+        assert ok
+        diff = [s for s in range(1, nperm + nguest + 1) if (tmp[2 * s - 1], tmp[2 * s]) != (h[2 * s - 1], h[2 * s])]
+        assert len(diff) == 1 and tmp[0] == h[0]
+        s = diff[0]
+        assert s <= nperm  # day 1 has no guest move
+        assert tmp[2 * s] in (ruins, before) and tmp[2 * s - 1] >= 1
+        hits += tmp[2 * s - 1] == verge and tmp[2 * s] == ruins
+    assert 60 <= hits <= 140, hits

@@ -89,7 +89,7 @@ BAYES_KNOBS = (
     Knob("choice_risk", "float", 0.0, 1.0, 1.0,
          doc="risk of a \"one character dies\" candidate beyond 1/|candidates| (1: the worst is chosen)"),
     Knob("repair", "int", 0, 100000, 4000,
-         doc="re-simulated days the repair search may spend when no hypothesis is left"),
+         doc="re-simulated days the repair search may spend in a game when no hypothesis is left"),
     Knob("max_moves", "int", 1, 64, 64, doc="at most this many moves a day (the rules' limit applies too)"),
 )
 PLANNER_KNOBS = BAYES_KNOBS + (

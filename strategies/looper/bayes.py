@@ -55,6 +55,7 @@ M_KEY = 203      # the exact key-person candidate mask
 M_LIVE = 204     # live particles
 M_N = 205        # particles in use
 M_EXACT = 206    # 1 while the live particles are exactly consistent (0: repair fell short)
+M_SPENT = 207    # re-simulated days the repair search has spent this game
 
 # knob slots (view.knobs, strategies.looper.BAYES_KNOBS / PLANNER_KNOBS order)
 K_PARTICLES, K_SAMPLES, K_CANDIDATES, K_PROT_W, K_CHOICE_RISK, K_REPAIR, K_MAX_MOVES = range(7)
@@ -284,19 +285,13 @@ def _valid_nb(R, h):
 
 
 @nb.njit
-def _draw_slot(rng, R, h, s, hint):
+def _draw_slot(rng, R, h, s):
     """A new value for component ``s`` of ``h`` (0: key; then permanent, then guest slots),
-    uniform over its domain; ``hint`` >= 0: the place is ``hint`` or the one before it."""
+    uniform over its domain."""
     n = R.info[I.N_CHARS]
     L = R.info[I.N_LOC]
     c = randint_nb(rng, n)  # 0 (the protagonist, never moved): the slot is unused
     l = randint_nb(rng, L)
-    if hint >= 0:
-        l = hint
-        if randint_nb(rng, 2) == 1:  # Turf King may have shifted it: the place before
-            for x in range(L):
-                if R.next_loc[x] == hint:
-                    l = x
     h[2 * s - 1] = c if c > 0 else -1
     h[2 * s] = l if c > 0 else 0
 
@@ -307,7 +302,7 @@ def _sample_prior(rng, R, h, keymask):
     for _ in range(1000):
         h[0] = choose_bit_nb(rng, keymask)
         for s in range(1, ns + 1):
-            _draw_slot(rng, R, h, s, -1)
+            _draw_slot(rng, R, h, s)
         if _valid_nb(R, h):
             return
     h[0] = choose_bit_nb(rng, keymask)
@@ -317,7 +312,7 @@ def _sample_prior(rng, R, h, keymask):
 
 
 @nb.njit
-def _mutate(rng, view, h, tmp, keymask, hint):
+def _mutate(rng, view, h, tmp, keymask):
     """tmp = h with one component redrawn (the key from ``keymask``); False if invalid."""
     R = view.rules
     ns = R.info[I.N_PERM] + R.info[I.N_GUEST]
@@ -327,17 +322,25 @@ def _mutate(rng, view, h, tmp, keymask, hint):
     if s == 0:
         tmp[0] = choose_bit_nb(rng, keymask)
     else:
-        _draw_slot(rng, R, tmp, s, hint)
+        _draw_slot(rng, R, tmp, s)
     return _valid_nb(R, tmp)
 
 
 @nb.njit
-def _death_hint(rng, view):
-    """An announced place of a random death so far, or −1."""
+def _explain_death(rng, view, h, tmp):
+    """tmp = h with one move set to explain a random announced death: the victim (or, half
+    the time, anyone: a killer) moved to the announced place or the one before it (Turf
+    King's shift), by a permanent move or, half the time on a guest day, by that day's guest
+    move. A blind redraw names the victim one time in 25; the repair needs these pairs.
+    False if nothing died yet or the row is not one the rules allow."""
     R = view.rules
     n = R.info[I.N_CHARS]
+    L = R.info[I.N_LOC]
+    nperm = R.info[I.N_PERM]
     cnt = 0
-    pick = -1
+    vc = -1
+    va = -1
+    vd = -1
     for lp in range(view.loop + 1):
         for d in range(1, _played(view, lp) + 1):
             for c in range(n):
@@ -345,8 +348,32 @@ def _death_hint(rng, view):
                 if a >= 0:
                     cnt += 1
                     if randint_nb(rng, cnt) == 0:
-                        pick = a
-    return pick
+                        vc, va, vd = c, a, d
+    if vc < 0 or nperm + R.info[I.N_GUEST] == 0:
+        return False
+    for j in range(h.shape[0]):
+        tmp[j] = h[j]
+    c = vc
+    if c == 0 or randint_nb(rng, 2) == 1:
+        c = 1 + randint_nb(rng, n - 1)  # the protagonist is never moved by the scriptwriter
+    l = va
+    if randint_nb(rng, 2) == 1:
+        for x in range(L):
+            if R.next_loc[x] == va:
+                l = x
+    gk = R.guest_day[vd]
+    if nperm == 0 or (gk >= 0 and gk < R.info[I.N_GUEST] and randint_nb(rng, 2) == 0):
+        if gk < 0 or gk >= R.info[I.N_GUEST]:
+            return False
+        s = nperm + 1 + gk
+    else:
+        s = 1 + randint_nb(rng, nperm)
+        for j in range(nperm):  # already moved permanently: move it elsewhere in its own slot
+            if tmp[1 + 2 * j] == c:
+                s = j + 1
+    tmp[2 * s - 1] = c
+    tmp[2 * s] = l
+    return _valid_nb(R, tmp)
 
 
 @nb.njit
@@ -360,6 +387,35 @@ def _n_particles(view, S, big):
 @nb.njit
 def _knob(view, k, default):
     return view.knobs[k] if view.knobs.shape[0] > k else default
+
+
+@nb.njit
+def _redraw_keys(rng, view, own, km, N, S, pos):
+    """A live particle whose key person the exact mask ``km`` has just ruled out gets a new
+    one drawn from ``km`` (a Gibbs step on the key given the moves) instead of dying: the
+    key never changes a day's layout unless the precedence is ``player_for_key_person``,
+    so the particle stays consistent (that precedence: re-checked over the history). Without
+    this, a loop ended by the key person's death killed every particle whose key was not
+    among that day's dead, and the repair search re-found the moves at great cost."""
+    R = view.rules
+    big = own.big
+    W = N * S
+    matters = R.info[I.PRECEDENCE] == Precedence.PLAYER_FOR_KEY_PERSON
+    for i in range(N):
+        h = big[i * S:(i + 1) * S]
+        if big[W + i] != 0 or (km & _bit(h[0])):
+            continue
+        old = h[0]
+        ok = False
+        for _ in range(8):
+            h[0] = choose_bit_nb(rng, km)
+            if _valid_nb(R, h):
+                ok = True
+                break
+        if ok and matters:
+            ok = history_mismatch_nb(view, h, own.buf, pos, km, 0) == 0
+        if not ok:
+            h[0] = old  # the digest below marks it dead, as before
 
 
 @nb.njit
@@ -389,9 +445,12 @@ def update_nb(rng, view, own, through_today):
         mem[M_LOOP] = 0
         mem[M_DAY] = 1
         mem[M_EXACT] = 1
+        mem[M_SPENT] = 0
         for i in range(N):
             _sample_prior(rng, R, big[i * S:(i + 1) * S], km)
             big[W + i] = 0
+    if np.uint64(mem[M_KEY]) != km:
+        _redraw_keys(rng, view, own, km, N, S, pos)
     mem[M_KEY] = np.int64(km)
     # digest the new days
     lp = mem[M_LOOP]
@@ -410,10 +469,14 @@ def update_nb(rng, view, own, through_today):
         news = True
         alive = _alive_at(view, lp, d)
         for i in range(N):
-            if big[W + i] == 0:
+            # exact: a live particle dies at its first mismatch; after a repair fell short
+            # every particle keeps counting its mismatches (the fewest are planned on)
+            if big[W + i] == 0 or mem[M_EXACT] == 0:
                 h = big[i * S:(i + 1) * S]
-                if not (km & _bit(h[0])) or day_mismatch_nb(view, h, lp, d, alive, buf, pos, True) != 0:
-                    big[W + i] = 1
+                if not (km & _bit(h[0])):
+                    big[W + i] = max(big[W + i], 1 << 20)
+                else:
+                    big[W + i] += day_mismatch_nb(view, h, lp, d, alive, buf, pos, True)
         d += 1
     mem[M_LOOP] = lp
     mem[M_DAY] = d
@@ -425,8 +488,13 @@ def update_nb(rng, view, own, through_today):
         mem[M_LIVE] = live
         return live
     if live == 0:
-        # repair: walk each particle down the number of mismatches, guided to announced places
-        budget = np.int64(_knob(view, K_REPAIR, 4000.0))
+        # repair: walk each particle down the number of mismatches, guided to announced
+        # places, within what is left of the game's budget (a search that fell short is
+        # not started again from scratch every day)
+        budget = np.int64(_knob(view, K_REPAIR, 4000.0)) - mem[M_SPENT]
+        if budget <= 0:
+            mem[M_LIVE] = 0
+            return 0
         spent = 0
         for i in range(N):
             h = big[i * S:(i + 1) * S]
@@ -439,8 +507,8 @@ def update_nb(rng, view, own, through_today):
         while live < min(N, 4) and spent < budget:
             if big[W + i] != 0:
                 h = big[i * S:(i + 1) * S]
-                hint = _death_hint(rng, view) if randint_nb(rng, 2) == 0 else -1
-                if _mutate(rng, view, h, tmp, km, hint):
+                if (_explain_death(rng, view, h, tmp) if randint_nb(rng, 2) == 0
+                        else _mutate(rng, view, h, tmp, km)):
                     sc = history_mismatch_nb(view, tmp, buf, pos, km, big[W + i])
                     spent += view.loop * R.info[I.DAYS] + view.day
                     if sc <= big[W + i]:
@@ -452,6 +520,7 @@ def update_nb(rng, view, own, through_today):
                 else:
                     spent += 1
             i = (i + 1) % N
+        mem[M_SPENT] += spent
         mem[M_EXACT] = 1 if live > 0 else 0
         if live == 0:
             mem[M_LIVE] = 0
@@ -471,7 +540,7 @@ def update_nb(rng, view, own, through_today):
                     big[i * S + j] = big[src * S + j]
                 big[W + i] = 0
                 h = big[i * S:(i + 1) * S]
-                if _mutate(rng, view, h, tmp, km, -1) and history_mismatch_nb(view, tmp, buf, pos, km, 0) == 0:
+                if _mutate(rng, view, h, tmp, km) and history_mismatch_nb(view, tmp, buf, pos, km, 0) == 0:
                     for j in range(S):
                         h[j] = tmp[j]
         live = N
@@ -716,7 +785,8 @@ def _rollout(rng, view, own, h, mv, k, wts, pos, horizon, cr):
     """Value of moves ``mv[:k]`` in world ``h`` (its key person ``h[0]``): 0 when the
     protagonist or that key person dies by the end of today (horizon 0) or of the loop
     replaying the same moves (horizon 1), else 1 plus 0.01 x the protected weight alive;
-    and the days it rolled out (the caller's budget)."""
+    the days it rolled out (the caller's budget); and whether it drew a random choice (if
+    not, rolling the same world out again gives the same value)."""
     R = view.rules
     buf = own.buf
     n = R.info[I.N_CHARS]
@@ -724,21 +794,23 @@ def _rollout(rng, view, own, h, mv, k, wts, pos, horizon, cr):
     alive = view.alive
     last = view.day if horizon == 0 else days
     used = 0
+    drew = False
     for d in range(view.day, last + 1):
         layout_nb(R, h, d, alive, mv, k, pos)
         nreq = day_start_nb(pos, alive, R, buf, None)
         for r in range(nreq):
             buf.req_victim[r] = _choose_victim(rng, buf.req_cand[r], wts, cr)
+        drew |= nreq > 0
         dead = day_finish_nb(pos, alive, nreq, R, buf, None)
         used += 1
         alive &= ~dead
         if dead & (U1 | _bit(h[0])):
-            return 0.0, used  # the world's loop ends: lost
+            return 0.0, used, drew  # the world's loop ends: lost
     v = 1.0  # the loop goes on (or survives) in this world; ties go to the protected weight alive
     for i in range(n):
         if alive & _bit(i):
             v += 0.01 * wts[i]
-    return v, used
+    return v, used, drew
 
 
 @nb.njit
@@ -790,11 +862,24 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
     # score round-robin over worlds until the budget (rolled-out days) is spent
     score = np.zeros(ncand, np.float64)
     runs = np.zeros(ncand, np.int64)
+    # a rollout that drew no random choice is a function of (candidate, world): kept and
+    # reused when the round-robin comes back to it (the same scores, rng draws and budget)
+    known = np.zeros((ncand, nw), np.uint8)
+    kval = np.empty((ncand, nw), np.float64)
+    kused = np.empty((ncand, nw), np.int64)
     spent = 0
     w = 0
     while True:
         for c in range(ncand):
-            v, used = _rollout(rng, view, own, hs[w], cm[c], ck[c], wts, pos, horizon, cr)
+            if known[c, w]:
+                v = kval[c, w]
+                used = kused[c, w]
+            else:
+                v, used, drew = _rollout(rng, view, own, hs[w], cm[c], ck[c], wts, pos, horizon, cr)
+                if not drew:
+                    known[c, w] = 1
+                    kval[c, w] = v
+                    kused[c, w] = used
             score[c] += v
             runs[c] += 1
             spent += used
