@@ -18,10 +18,14 @@ it among that day's dead; a wrong name (P-9) is not it.
 **The filter.** ``particles`` hypotheses live in the player's scratch ``own.big``. Each
 day the new announcements are checked against every live particle (one re-simulated day
 each); dead slots are refilled by copies of live ones, each then moved by one mutation that
-is kept only if it is consistent with the whole history. When no particle is left, a repair
-search (mutations that do not increase the number of mismatched deaths over the history,
-guided to the announced places) looks for consistent ones within ``repair`` re-simulated
-days; whatever it reaches is used. The true setup always has likelihood 1
+is kept only if it is consistent with the whole history. A particle whose key person the
+exact mask has just ruled out takes a new key from the mask instead of dying (the key does
+not change a day's layout, except under ``precedence = player_for_key_person``, where the
+new key is re-checked). When no particle is left, a repair search (mutations that do not
+increase the number of mismatched deaths over the history; half of them explain a random
+announced death by moving its victim, or anyone, to its announced place) looks for
+consistent ones within ``repair`` re-simulated days a game; whatever it reaches is used,
+and after it falls short every particle keeps counting its mismatches day by day. The true setup always has likelihood 1
 (tests/test_looper_bayes.py checks it over random games), so it is never ruled out; a
 finite particle set may of course not hold it.
 
