@@ -31,8 +31,14 @@ U1 = np.uint64(1)
 DayBuf = namedtuple(
     "DayBuf",
     "stress raw givers pos2 killer ann occ occ2 dest misrep fire req_actor req_eff req_cand "
-    "req_victim attrs masks st kact",
+    "req_victim attrs masks st kact kat ek ed",
 )
+# kat / ek: the effects of each kind (ek[kat[k]:kat[k + 1]], in effect order) and ed: the
+# death phase's effects in effect order, so that each phase visits its own effects only
+_DEATH_KINDS = (Kind.DIE_IF_WITH, Kind.DIE_IF_STRESSED, Kind.DIE_AT, Kind.PAIR_KILL, Kind.KILL_STRESSED_OTHERS,
+                Kind.CHOOSE_KILL_IF_STRESSED, Kind.BULLY, Kind.LONE_PAIR_KILL, Kind.KILL_GIVER_IF_STRESSED,
+                Kind.GRANT_KILL_IF_STRESSED, Kind.KILL_ATTR)
+N_KINDS = len(Kind)
 # st slots
 S_DEAD, S_NEG, S_PROT, S_ALIVE = 0, 1, 2, 3
 
@@ -50,8 +56,36 @@ def day_buffers_nb(R):
         np.zeros(L, np.uint8), np.zeros(ne, np.uint8), np.zeros(nr, np.int64),
         np.zeros(nr, np.int64), np.zeros(nr, np.uint64), np.zeros(nr, np.int64),
         R.char_attrs.copy(), R.masks.copy(), np.zeros(4, np.uint64),
-        np.full(n, -1, np.int64),
+        np.full(n, -1, np.int64), *_kind_index_nb(R.effects),
     )
+
+
+@nb.njit
+def _kind_index_nb(eff):
+    ne = eff.shape[0]
+    kat = np.zeros(N_KINDS + 1, np.int64)
+    for e in range(ne):
+        kat[eff[e, F.KIND] + 1] += 1
+    for k in range(N_KINDS):
+        kat[k + 1] += kat[k]
+    ek = np.empty(ne, np.int64)
+    fill = kat[:N_KINDS].copy()
+    nd = 0
+    for e in range(ne):
+        k = eff[e, F.KIND]
+        ek[fill[k]] = e
+        fill[k] += 1
+        for dk in _DEATH_KINDS:
+            if k == dk:
+                nd += 1
+    ed = np.empty(nd, np.int64)
+    j = 0
+    for e in range(ne):
+        for dk in _DEATH_KINDS:
+            if eff[e, F.KIND] == dk:
+                ed[j] = e
+                j += 1
+    return kat, ek, ed
 
 
 @nb.njit(inline="always")
@@ -61,7 +95,8 @@ def unmanaged_buffers_nb(B):
                   unmanaged_nb(B.killer), unmanaged_nb(B.ann), unmanaged_nb(B.occ), unmanaged_nb(B.occ2),
                   unmanaged_nb(B.dest), unmanaged_nb(B.misrep), unmanaged_nb(B.fire), unmanaged_nb(B.req_actor),
                   unmanaged_nb(B.req_eff), unmanaged_nb(B.req_cand), unmanaged_nb(B.req_victim),
-                  unmanaged_nb(B.attrs), unmanaged_nb(B.masks), unmanaged_nb(B.st), unmanaged_nb(B.kact))
+                  unmanaged_nb(B.attrs), unmanaged_nb(B.masks), unmanaged_nb(B.st), unmanaged_nb(B.kact),
+                  unmanaged_nb(B.kat), unmanaged_nb(B.ek), unmanaged_nb(B.ed))
 
 
 @nb.njit(inline="always")
@@ -147,11 +182,11 @@ def day_start_nb(pos, alive, R, B, log=None):
     masks = R.masks
     # Negation is fixed from the morning positions and lasts the whole day (P-1).
     neg = U0
-    for e in range(ne):
-        if eff[e, F.KIND] == Kind.NEGATE:
-            a = eff[e, F.ACTOR]
-            if alive & _bit_nb(a):
-                neg |= B.occ[pos[a]] & masks[e, M.A]
+    for j in range(B.kat[Kind.NEGATE], B.kat[Kind.NEGATE + 1]):
+        e = B.ek[j]
+        a = eff[e, F.ACTOR]
+        if alive & _bit_nb(a):
+            neg |= B.occ[pos[a]] & masks[e, M.A]
     B.st[S_NEG] = neg
     if neg:
         ev_nb(log, Ev.NEGATED, np.int64(neg), 0, 0, 0, 0, 0, 0)
@@ -160,37 +195,36 @@ def day_start_nb(pos, alive, R, B, log=None):
     if R.info[I.HAS_GRANT]:
         for i in range(n):
             B.attrs[i] = R.char_attrs[i]
-        for e in range(ne):
-            if eff[e, F.KIND] == Kind.GRANT_ATTR:
-                a = eff[e, F.ACTOR]
-                if live & _bit_nb(a):
-                    t = B.occ[pos[a]] & masks[e, M.A] & ~_bit_nb(a)
-                    while t:
-                        i = lowest_nb(t)
-                        t &= t - U1
-                        B.attrs[i] |= np.uint64(eff[e, F.ATTR])
+        for j in range(B.kat[Kind.GRANT_ATTR], B.kat[Kind.GRANT_ATTR + 1]):
+            e = B.ek[j]
+            a = eff[e, F.ACTOR]
+            if live & _bit_nb(a):
+                t = B.occ[pos[a]] & masks[e, M.A] & ~_bit_nb(a)
+                while t:
+                    i = lowest_nb(t)
+                    t &= t - U1
+                    B.attrs[i] |= np.uint64(eff[e, F.ATTR])
         effect_masks_nb(eff, B.attrs, B.masks)
         masks = B.masks
 
     # ---- 1. stress phase ----
-    for e in range(ne):
-        if eff[e, F.KIND] == Kind.REDIRECT_STRESS:
-            a = eff[e, F.ACTOR]
-            if live & _bit_nb(a):
-                B.dest[pos[a]] = nxt[pos[a]]
-    for e in range(ne):
-        if eff[e, F.KIND] == Kind.STRESS:
-            a = eff[e, F.ACTOR]
-            if live & _bit_nb(a):
-                _add_stress_nb(e, a, pos[a], R, B, masks, log)
+    for j in range(B.kat[Kind.REDIRECT_STRESS], B.kat[Kind.REDIRECT_STRESS + 1]):
+        a = eff[B.ek[j], F.ACTOR]
+        if live & _bit_nb(a):
+            B.dest[pos[a]] = nxt[pos[a]]
+    for j in range(B.kat[Kind.STRESS], B.kat[Kind.STRESS + 1]):
+        e = B.ek[j]
+        a = eff[e, F.ACTOR]
+        if live & _bit_nb(a):
+            _add_stress_nb(e, a, pos[a], R, B, masks, log)
     # Conditional effects all read the unconditional snapshot.
-    for e in range(ne):
-        B.fire[e] = 0
-        if eff[e, F.KIND] == Kind.STRESS_IF_STRESSED:
-            a = eff[e, F.ACTOR]
-            if live & _bit_nb(a) and max(B.raw[a], 0) >= eff[e, F.THRESHOLD]:
-                B.fire[e] = 1
-    for e in range(ne):
+    c0, c1 = B.kat[Kind.STRESS_IF_STRESSED], B.kat[Kind.STRESS_IF_STRESSED + 1]
+    for j in range(c0, c1):
+        e = B.ek[j]
+        a = eff[e, F.ACTOR]
+        B.fire[e] = 1 if live & _bit_nb(a) and max(B.raw[a], 0) >= eff[e, F.THRESHOLD] else 0
+    for j in range(c0, c1):
+        e = B.ek[j]
         if B.fire[e]:
             a = eff[e, F.ACTOR]
             _add_stress_nb(e, a, pos[a], R, B, masks, log)
@@ -202,12 +236,12 @@ def day_start_nb(pos, alive, R, B, log=None):
     # ---- 2. movement phase ----
     for i in range(n):
         B.pos2[i] = pos[i]
-    for e in range(ne):
-        if eff[e, F.KIND] == Kind.MOVE_IF_STRESSED:
-            a = eff[e, F.ACTOR]
-            if live & _bit_nb(a) and B.stress[a] >= eff[e, F.THRESHOLD]:
-                B.pos2[a] = nxt[pos[a]]
-                ev_nb(log, Ev.WALK, a, pos[a], B.pos2[a], e, 0, 0, 0)
+    for j in range(B.kat[Kind.MOVE_IF_STRESSED], B.kat[Kind.MOVE_IF_STRESSED + 1]):
+        e = B.ek[j]
+        a = eff[e, F.ACTOR]
+        if live & _bit_nb(a) and B.stress[a] >= eff[e, F.THRESHOLD]:
+            B.pos2[a] = nxt[pos[a]]
+            ev_nb(log, Ev.WALK, a, pos[a], B.pos2[a], e, 0, 0, 0)
     for l in range(L):
         B.occ2[l] = U0
     for i in range(n):
@@ -216,24 +250,24 @@ def day_start_nb(pos, alive, R, B, log=None):
 
     # ---- 3. death phase (one snapshot: pos2, stress) ----
     prot = U0
-    for e in range(ne):
-        k = eff[e, F.KIND]
+    for j in range(B.kat[Kind.PROTECT], B.kat[Kind.PROTECT + 1]):
+        e = B.ek[j]
         a = eff[e, F.ACTOR]
-        if not (live & _bit_nb(a)):
-            continue
-        if k == Kind.PROTECT:
+        if live & _bit_nb(a):
             m = B.occ2[B.pos2[a]]
             if eff[e, F.INCLUDE_SELF] == 0:
                 m &= ~_bit_nb(a)
             prot |= m
-        elif k == Kind.MISREPORT_DEATHS:
+    for j in range(B.kat[Kind.MISREPORT_DEATHS], B.kat[Kind.MISREPORT_DEATHS + 1]):
+        a = eff[B.ek[j], F.ACTOR]
+        if live & _bit_nb(a):
             B.misrep[B.pos2[a]] = 1
     B.st[S_PROT] = prot
     if prot:
         ev_nb(log, Ev.PROTECTED, np.int64(prot), 0, 0, 0, 0, 0, 0)
 
     nreq = 0
-    for e in range(ne):
+    for e in B.ed:
         k = eff[e, F.KIND]
         a = eff[e, F.ACTOR]
         ba = _bit_nb(a)
@@ -333,13 +367,13 @@ def day_finish_nb(pos, alive, nreq, R, B, log=None):
             _kill_nb(_bit_nb(v), B.req_eff[r], B)
     live = alive & ~B.st[S_NEG]
     trigger = B.st[S_DEAD]
-    for e in range(eff.shape[0]):
-        if eff[e, F.KIND] == Kind.KILL_ALL_ON_DEATH:
-            a = eff[e, F.ACTOR]
-            if live & _bit_nb(a):
-                others = B.occ2[B.pos2[a]] & ~_bit_nb(a)
-                if trigger & others:
-                    _kill_nb(others, e, B)
+    for j in range(B.kat[Kind.KILL_ALL_ON_DEATH], B.kat[Kind.KILL_ALL_ON_DEATH + 1]):
+        e = B.ek[j]
+        a = eff[e, F.ACTOR]
+        if live & _bit_nb(a):
+            others = B.occ2[B.pos2[a]] & ~_bit_nb(a)
+            if trigger & others:
+                _kill_nb(others, e, B)
     dead = B.st[S_DEAD]
     t = dead
     while t:

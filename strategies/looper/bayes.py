@@ -44,6 +44,7 @@ import numba as nb
 import numpy as np
 
 from sim.core.bits import lowest_nb, popcount_nb
+from sim.core.nrt import keep_alive_nb, unmanaged_nb
 from sim.core.rng import choose_bit_nb, randint_nb, uniform_nb
 from sim.looper.day_nb import S_DEAD, day_finish_nb, day_start_nb
 from sim.looper.enums import F, I, Kind, Precedence
@@ -434,8 +435,10 @@ def update_nb(rng, view, own, through_today):
     n = R.info[I.N_CHARS]
     N = _n_particles(view, S, big)
     W = N * S  # status of particle i at big[W + i]: 0 consistent, else its mismatch count
-    pos = np.empty(n, np.int64)
-    tmp = np.empty(S, np.int64)
+    # scratch as refcount-free views (sim.core.nrt): every call below passes them on
+    owned = (np.empty(n, np.int64), np.empty(S, np.int64))
+    pos = unmanaged_nb(owned[0])
+    tmp = unmanaged_nb(owned[1])
     km = key_mask_nb(view)
     if through_today:  # digest today as if it were played (naming after day 7)
         km2 = km & ~_observed(view, view.loop, view.day)
@@ -490,6 +493,7 @@ def update_nb(rng, view, own, through_today):
             live += 1
     if not news and live > 0:
         mem[M_LIVE] = live
+        keep_alive_nb(owned)
         return live
     if live == 0:
         # repair: walk each particle down the number of mismatches, guided to announced
@@ -498,6 +502,7 @@ def update_nb(rng, view, own, through_today):
         budget = np.int64(_knob(view, K_REPAIR, 4000.0)) - mem[M_SPENT]
         if budget <= 0:
             mem[M_LIVE] = 0
+            keep_alive_nb(owned)
             return 0
         spent = 0
         for i in range(N):
@@ -528,6 +533,7 @@ def update_nb(rng, view, own, through_today):
         mem[M_EXACT] = 1 if live > 0 else 0
         if live == 0:
             mem[M_LIVE] = 0
+            keep_alive_nb(owned)
             return 0
     # refill the dead slots from the live ones, each moved by one consistent mutation
     if live < N:
@@ -550,6 +556,7 @@ def update_nb(rng, view, own, through_today):
         live = N
     mem[M_EXACT] = 1
     mem[M_LIVE] = live
+    keep_alive_nb(owned)
     return live
 
 
@@ -675,9 +682,11 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
     if mm >= 1.0:
         cap = min(cap, np.int64(mm))
     cr = _knob(view, K_CHOICE_RISK, 1.0)
-    pos = np.empty(n, np.int64)
+    pos_o = np.empty(n, np.int64)
+    pos = unmanaged_nb(pos_o)
     cur = _mean_loss(view, own, hs, nw, out, 0, wts, pos, cr)
     if cur <= 0.0:
+        keep_alive_nb(pos_o)
         return 0
     # movers: the protected characters at risk in some world, and whoever shares a place
     # with one there (a likely killer)
@@ -723,6 +732,7 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
         moved |= _bit(bx)
         cur = best
         k += 1
+    keep_alive_nb(pos_o)
     return k
 
 
@@ -732,11 +742,13 @@ def _gather(rng, view, own, hs):
     update_nb(rng, view, own, False)
     S = _srow(view.rules)
     K = hs.shape[0]
-    idx = np.empty(K, np.int64)
+    idx_o = np.empty(K, np.int64)
+    idx = unmanaged_nb(idx_o)
     nw = _worlds(rng, view, own, K, idx)
     for w in range(nw):
         for j in range(S):
             hs[w, j] = own.big[idx[w] * S + j]
+    keep_alive_nb(idx_o)
     return nw
 
 
@@ -748,11 +760,14 @@ def _n_samples(view):
 @nb.njit
 def bayes_move_nb(rng, view, own, out):
     """Protect the protagonist and the likely key persons from the dangers the posterior expects."""
-    hs = np.empty((_n_samples(view), _srow(view.rules)), np.int64)
+    owned = (np.empty((_n_samples(view), _srow(view.rules)), np.int64), np.empty(view.rules.info[I.N_CHARS]))
+    hs = unmanaged_nb(owned[0])
+    wts = unmanaged_nb(owned[1])
     nw = _gather(rng, view, own, hs)
-    wts = np.empty(view.rules.info[I.N_CHARS], np.float64)
     _weights(view, own, wts, -1)
-    return greedy_moves_nb(rng, view, own, hs, nw, wts, out)
+    k = greedy_moves_nb(rng, view, own, hs, nw, wts, out)
+    keep_alive_nb(owned)
+    return k
 
 
 @nb.njit
@@ -829,17 +844,22 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
     horizon = np.int64(_knob(view, K_HORIZON, 1.0))
     alts = np.int64(_knob(view, K_ALTERNATIVES, 6.0))
     cr = _knob(view, K_CHOICE_RISK, 1.0)
-    pos = np.empty(n, np.int64)
+    pos_o = np.empty(n, np.int64)
+    pos = unmanaged_nb(pos_o)
     cap = mpd
     mm = _knob(view, K_MAX_MOVES, 64.0)
     if mm >= 1.0:
         cap = min(cap, np.int64(mm))
     if cap <= 0:
+        keep_alive_nb(pos_o)
         return 0
     # candidates: the greedy set, none, and one-move changes of the greedy set
     ncand = 2 + alts
-    cm = np.full((ncand, cap, 2), -1, np.int64)
-    ck = np.zeros(ncand, np.int64)
+    owned = (np.full((ncand, cap, 2), -1, np.int64), np.zeros(ncand, np.int64), np.zeros(ncand),
+             np.zeros(ncand, np.int64), np.zeros((ncand, nw), np.uint8), np.empty((ncand, nw)),
+             np.empty((ncand, nw), np.int64))
+    cm = unmanaged_nb(owned[0])
+    ck = unmanaged_nb(owned[1])
     for j in range(k0):
         cm[0, j, 0] = out[j, 0]
         cm[0, j, 1] = out[j, 1]
@@ -864,13 +884,13 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
         cm[c, slot, 1] = randint_nb(rng, L)
         ck[c] = max(kk, slot + 1)
     # score round-robin over worlds until the budget (rolled-out days) is spent
-    score = np.zeros(ncand, np.float64)
-    runs = np.zeros(ncand, np.int64)
+    score = unmanaged_nb(owned[2])
+    runs = unmanaged_nb(owned[3])
     # a rollout that drew no random choice is a function of (candidate, world): kept and
     # reused when the round-robin comes back to it (the same scores, rng draws and budget)
-    known = np.zeros((ncand, nw), np.uint8)
-    kval = np.empty((ncand, nw), np.float64)
-    kused = np.empty((ncand, nw), np.int64)
+    known = unmanaged_nb(owned[4])
+    kval = unmanaged_nb(owned[5])
+    kused = unmanaged_nb(owned[6])
     spent = 0
     w = 0
     while True:
@@ -897,17 +917,22 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
     for j in range(ck[bc]):
         out[j, 0] = cm[bc, j, 0]
         out[j, 1] = cm[bc, j, 1]
-    return ck[bc]
+    k = ck[bc]
+    keep_alive_nb(pos_o, owned)
+    return k
 
 
 @nb.njit
 def planner_move_nb(rng, view, own, out):
     """Moves chosen by rollouts on worlds sampled from bayes's posterior."""
-    hs = np.empty((_n_samples(view), _srow(view.rules)), np.int64)
+    owned = (np.empty((_n_samples(view), _srow(view.rules)), np.int64), np.empty(view.rules.info[I.N_CHARS]))
+    hs = unmanaged_nb(owned[0])
+    wts = unmanaged_nb(owned[1])
     nw = _gather(rng, view, own, hs)
-    wts = np.empty(view.rules.info[I.N_CHARS], np.float64)
     _weights(view, own, wts, -1)
-    return plan_nb(rng, view, own, hs, nw, wts, out)
+    k = plan_nb(rng, view, own, hs, nw, wts, out)
+    keep_alive_nb(owned)
+    return k
 
 
 @nb.njit
@@ -915,12 +940,15 @@ def oracle_planner_move_nb(rng, view, own, out):
     """ORACLE: the planner with the true setup (the judge's ``view.setup``) as its only world
     and the true key person (``view.key``) as the one to protect."""
     S = _srow(view.rules)
-    hs = np.empty((1, S), np.int64)
+    owned = (np.empty((1, S), np.int64), np.empty(view.rules.info[I.N_CHARS]))
+    hs = unmanaged_nb(owned[0])
+    wts = unmanaged_nb(owned[1])
     for j in range(S):
         hs[0, j] = view.setup[j]
-    wts = np.empty(view.rules.info[I.N_CHARS], np.float64)
     _weights(view, own, wts, view.key)
-    return plan_nb(rng, view, own, hs, 1, wts, out)
+    k = plan_nb(rng, view, own, hs, 1, wts, out)
+    keep_alive_nb(owned)
+    return k
 
 
 @nb.njit
