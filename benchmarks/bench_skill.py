@@ -81,8 +81,8 @@ def looper_player(player: str, games: int, scriptwriter: str = "random") -> dict
 
 def main() -> None:
     looper = {
-        "looper_bayes_vs_random": looper_player("bayes", 4000),
-        "looper_planner_vs_random": looper_player("planner", 1000),
+        "looper_bayes_vs_random": looper_player("bayes", 10000),
+        "looper_planner_vs_random": looper_player("planner", 5000),
     }
     if "--looper-only" in sys.argv:
         out = looper

@@ -278,3 +278,35 @@ def test_a_death_is_explained_by_moving_its_victim_or_a_killer_there():
         assert tmp[2 * s] in (ruins, before) and tmp[2 * s - 1] >= 1
         hits += tmp[2 * s - 1] == verge and tmp[2 * s] == ruins
     assert 60 <= hits <= 140, hits
+
+
+def test_rollouts_with_choice_risk_one_are_deterministic():
+    """The planner stops after one round over its worlds when no rollout drew a random
+    choice: with ``choice_risk`` 1 the rollouts' scriptwriter takes the most valued
+    candidate without a draw, so the same world and moves give the same value whatever the
+    stream; below 1 a rollout that met a choice says it drew."""
+    roster = resolve_setup(None)
+    R = roster.nb
+    rollout = stamped(B._rollout)
+    S = 1 + 2 * int(R.info[I.N_PERM]) + 2 * int(R.info[I.N_GUEST])
+    n = roster.n_chars
+    _, view, own = _history(roster, [], [], 0, 4)
+    wts = np.zeros(n)
+    wts[0] = 1.0
+    pos = np.zeros(n, np.int64)
+    mv = np.full((3, 2), -1, np.int64)
+    drew_any = 0
+    for seed in range(40):
+        h = np.full(S, -1, np.int64)
+        h[2::2] = 0
+        r = np.random.default_rng(seed)
+        h[0] = 1 + seed % (n - 1)
+        for j in range(3):  # three random permanent moves
+            h[1 + 2 * j], h[2 + 2 * j] = 1 + (seed * 7 + j * 5) % (n - 1), r.integers(5)
+        if not VALID(R, h):
+            continue
+        a = rollout(_rng(1), view, own, h, mv, 0, wts, pos, 1, 1.0)
+        b = rollout(_rng(2), view, own, h, mv, 0, wts, pos, 1, 1.0)
+        assert a == b and not a[2], (a, b)
+        drew_any += rollout(_rng(1), view, own, h, mv, 0, wts, pos, 1, 0.5)[2]
+    assert drew_any > 0

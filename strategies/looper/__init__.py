@@ -93,7 +93,8 @@ BAYES_KNOBS = (
     Knob("max_moves", "int", 1, 64, 64, doc="at most this many moves a day (the rules' limit applies too)"),
 )
 PLANNER_KNOBS = BAYES_KNOBS + (
-    Knob("budget", "int", 1, 100000, 256, doc="rolled-out days per decision"),
+    Knob("budget", "int", 1, 100000, 256,
+         doc="rolled-out days per decision (at most: one round over the worlds when nothing in them is random)"),
     Knob("horizon", "choice", default="loop", choices=("day", "loop"),
          doc="roll out the rest of the day, or of the loop (the same moves every day)"),
     Knob("alternatives", "int", 0, 32, 6, doc="one-move changes of bayes's moves tried besides them and none"),

@@ -37,7 +37,9 @@ weighted loss most. `planner` scores candidate move sets (bayes's own, none, and
 changes of it) by determinised rollouts on sampled particles: the day, and with
 ``horizon = loop`` the rest of the loop replaying the same moves, the scriptwriter killing
 a protected character when it can with probability ``choice_risk``; it stops at ``budget``
-rolled-out days per decision. `oracle_planner` is the same planner whose only world is the
+rolled-out days per decision, or after one round over its worlds when no rollout drew a
+random choice (``choice_risk`` 1: a second round would repeat the first); duplicate
+candidates are rolled out once. `oracle_planner` is the same planner whose only world is the
 true setup (it reads the judge's ``setup`` and ``key``: an oracle, labelled as such).
 """
 import numba as nb
@@ -140,11 +142,16 @@ def day_mismatch_nb(view, h, lp, d, alive, buf, pos, exact):
     for some choices of the scriptwriter; else a positive count of mismatches (deaths
     predicted and not announced, announced and not possible, misplaced). ``exact`` False
     stops at the cheap necessary conditions (no enumeration of the choices)."""
+    return _mismatch_nb(view, h, lp, d, alive, _observed(view, lp, d), buf, pos, exact)
+
+
+@nb.njit
+def _mismatch_nb(view, h, lp, d, alive, D, buf, pos, exact):
+    """:func:`day_mismatch_nb` with the day's announced dead ``D`` already read."""
     R = view.rules
     layout_nb(R, h, d, alive, view.moves[lp, d - 1], view.moves.shape[2], pos)
     nreq = day_start_nb(pos, alive, R, buf, None)
     fixed = buf.st[S_DEAD]
-    D = _observed(view, lp, d)
     reach = fixed
     bad = 0
     for r in range(nreq):
@@ -153,10 +160,8 @@ def day_mismatch_nb(view, h, lp, d, alive, buf, pos, exact):
             bad += 1  # the rule must kill one of its candidates, and none died
         reach |= cr
     bad += popcount_nb(fixed & ~D)
-    chain = False  # a slaughter angel (expansion) kills beyond the rules' own victims
-    for e in range(R.effects.shape[0]):
-        if R.effects[e, F.KIND] == Kind.KILL_ALL_ON_DEATH:
-            chain = True
+    # a slaughter angel (expansion) kills beyond the rules' own victims
+    chain = buf.kat[Kind.KILL_ALL_ON_DEATH + 1] > buf.kat[Kind.KILL_ALL_ON_DEATH]
     if not chain:
         bad += popcount_nb(D & ~reach)
     t = D
@@ -251,17 +256,37 @@ def key_mask_nb(view):
 def history_mismatch_nb(view, h, buf, pos, keymask, stop):
     """Mismatches of ``h`` over every digested day (0: consistent with all of it); stops
     counting once above ``stop``."""
+    R = view.rules
+    Ds = np.zeros((R.info[I.MAX_LOOPS], R.info[I.DAYS] + 1), np.uint64)
+    _deaths_nb(view, Ds)
+    return _history_nb(view, h, Ds, buf, pos, keymask, stop)
+
+
+@nb.njit
+def _deaths_nb(view, Ds):
+    """Ds[lp, d] = the announced dead of every played day (read once per update, not per
+    particle)."""
+    for lp in range(view.loop + 1):
+        for d in range(1, _played(view, lp) + 1):
+            Ds[lp, d] = _observed(view, lp, d)
+
+
+@nb.njit
+def _history_nb(view, h, Ds, buf, pos, keymask, stop):
+    """:func:`history_mismatch_nb` on the announced dead ``Ds`` (:func:`_deaths_nb`)."""
     if not (keymask & _bit(h[0])):
         return 1 << 20
+    n = view.rules.info[I.N_CHARS]
+    every = (U1 << np.uint64(n)) - U1 if n < 64 else ~U0
     bad = 0
     for lp in range(view.loop + 1):
         last = _played(view, lp)
-        alive = _alive_at(view, lp, 1)
+        alive = every
         for d in range(1, last + 1):
-            bad += day_mismatch_nb(view, h, lp, d, alive, buf, pos, True)
+            bad += _mismatch_nb(view, h, lp, d, alive, Ds[lp, d], buf, pos, True)
             if bad > stop:
                 return bad
-            alive &= ~_observed(view, lp, d)
+            alive &= ~Ds[lp, d]
     return bad
 
 
@@ -395,7 +420,7 @@ def _knob(view, k, default):
 
 
 @nb.njit
-def _redraw_keys(rng, view, own, km, N, S, pos):
+def _redraw_keys(rng, view, own, km, N, S, pos, Ds):
     """A live particle whose key person the exact mask ``km`` has just ruled out gets a new
     one drawn from ``km`` (a Gibbs step on the key given the moves) instead of dying: the
     key never changes a day's layout unless the precedence is ``player_for_key_person``,
@@ -418,7 +443,7 @@ def _redraw_keys(rng, view, own, km, N, S, pos):
                 ok = True
                 break
         if ok and matters:
-            ok = history_mismatch_nb(view, h, own.buf, pos, km, 0) == 0
+            ok = _history_nb(view, h, Ds, own.buf, pos, km, 0) == 0
         if not ok:
             h[0] = old  # the digest below marks it dead, as before
 
@@ -436,9 +461,12 @@ def update_nb(rng, view, own, through_today):
     N = _n_particles(view, S, big)
     W = N * S  # status of particle i at big[W + i]: 0 consistent, else its mismatch count
     # scratch as refcount-free views (sim.core.nrt): every call below passes them on
-    owned = (np.empty(n, np.int64), np.empty(S, np.int64))
+    owned = (np.empty(n, np.int64), np.empty(S, np.int64),
+             np.zeros((R.info[I.MAX_LOOPS], R.info[I.DAYS] + 1), np.uint64))
     pos = unmanaged_nb(owned[0])
     tmp = unmanaged_nb(owned[1])
+    Ds = unmanaged_nb(owned[2])
+    _deaths_nb(view, Ds)  # the played days; today's (through_today) is read where needed
     km = key_mask_nb(view)
     if through_today:  # digest today as if it were played (naming after day 7)
         km2 = km & ~_observed(view, view.loop, view.day)
@@ -457,7 +485,7 @@ def update_nb(rng, view, own, through_today):
             _sample_prior(rng, R, big[i * S:(i + 1) * S], km)
             big[W + i] = 0
     if np.uint64(mem[M_KEY]) != km:
-        _redraw_keys(rng, view, own, km, N, S, pos)
+        _redraw_keys(rng, view, own, km, N, S, pos, Ds)
     mem[M_KEY] = np.int64(km)
     # digest the new days
     lp = mem[M_LOOP]
@@ -475,6 +503,7 @@ def update_nb(rng, view, own, through_today):
             continue
         news = True
         alive = _alive_at(view, lp, d)
+        D = _observed(view, lp, d)
         for i in range(N):
             # exact: a live particle dies at its first mismatch; after a repair fell short
             # every particle keeps counting its mismatches (the fewest are planned on)
@@ -483,7 +512,7 @@ def update_nb(rng, view, own, through_today):
                 if not (km & _bit(h[0])):
                     big[W + i] = max(big[W + i], 1 << 20)
                 else:
-                    big[W + i] += day_mismatch_nb(view, h, lp, d, alive, buf, pos, True)
+                    big[W + i] += _mismatch_nb(view, h, lp, d, alive, D, buf, pos, True)
         d += 1
     mem[M_LOOP] = lp
     mem[M_DAY] = d
@@ -509,7 +538,7 @@ def update_nb(rng, view, own, through_today):
             h = big[i * S:(i + 1) * S]
             if not _valid_nb(R, h) or not (km & _bit(h[0])):
                 _sample_prior(rng, R, h, km)
-            big[W + i] = history_mismatch_nb(view, h, buf, pos, km, 1 << 30)
+            big[W + i] = _history_nb(view, h, Ds, buf, pos, km, 1 << 30)
             if big[W + i] == 0:
                 live += 1
         i = 0
@@ -518,7 +547,7 @@ def update_nb(rng, view, own, through_today):
                 h = big[i * S:(i + 1) * S]
                 if (_explain_death(rng, view, h, tmp) if randint_nb(rng, 2) == 0
                         else _mutate(rng, view, h, tmp, km)):
-                    sc = history_mismatch_nb(view, tmp, buf, pos, km, big[W + i])
+                    sc = _history_nb(view, tmp, Ds, buf, pos, km, big[W + i])
                     spent += view.loop * R.info[I.DAYS] + view.day
                     if sc <= big[W + i]:
                         for j in range(S):
@@ -550,7 +579,7 @@ def update_nb(rng, view, own, through_today):
                     big[i * S + j] = big[src * S + j]
                 big[W + i] = 0
                 h = big[i * S:(i + 1) * S]
-                if _mutate(rng, view, h, tmp, km) and history_mismatch_nb(view, tmp, buf, pos, km, 0) == 0:
+                if _mutate(rng, view, h, tmp, km) and _history_nb(view, tmp, Ds, buf, pos, km, 0) == 0:
                     for j in range(S):
                         h[j] = tmp[j]
         live = N
@@ -784,8 +813,9 @@ def bayes_name_nb(rng, view, own):
 
 @nb.njit
 def _choose_victim(rng, cand, wts, cr):
-    """The rollouts' scriptwriter: with probability ``cr`` the most valued candidate, else a random one."""
-    if uniform_nb(rng) < cr:
+    """The rollouts' scriptwriter: with probability ``cr`` the most valued candidate, else a
+    random one (``cr`` 1, the default, draws nothing: the rollout is then deterministic)."""
+    if cr >= 1.0 or (cr > 0.0 and uniform_nb(rng) < cr):
         best = -1.0
         v = -1
         t = cand
@@ -819,7 +849,7 @@ def _rollout(rng, view, own, h, mv, k, wts, pos, horizon, cr):
         nreq = day_start_nb(pos, alive, R, buf, None)
         for r in range(nreq):
             buf.req_victim[r] = _choose_victim(rng, buf.req_cand[r], wts, cr)
-        drew |= nreq > 0
+        drew |= nreq > 0 and cr < 1.0
         dead = day_finish_nb(pos, alive, nreq, R, buf, None)
         used += 1
         alive &= ~dead
@@ -856,8 +886,7 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
     # candidates: the greedy set, none, and one-move changes of the greedy set
     ncand = 2 + alts
     owned = (np.full((ncand, cap, 2), -1, np.int64), np.zeros(ncand, np.int64), np.zeros(ncand),
-             np.zeros(ncand, np.int64), np.zeros((ncand, nw), np.uint8), np.empty((ncand, nw)),
-             np.empty((ncand, nw), np.int64))
+             np.zeros(ncand, np.int64), np.zeros(ncand, np.uint8))
     cm = unmanaged_nb(owned[0])
     ck = unmanaged_nb(owned[1])
     for j in range(k0):
@@ -883,36 +912,42 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
         cm[c, slot, 0] = x
         cm[c, slot, 1] = randint_nb(rng, L)
         ck[c] = max(kk, slot + 1)
-    # score round-robin over worlds until the budget (rolled-out days) is spent
+    # a candidate with the same moves as an earlier one ("none" and an empty greedy set on a
+    # quiet day) is not rolled out and cannot be chosen
+    dup = unmanaged_nb(owned[4])
+    for c in range(1, ncand):
+        for c2 in range(c):
+            if ck[c2] == ck[c] and not dup[c2]:
+                same = True
+                for j in range(ck[c]):
+                    if cm[c, j, 0] != cm[c2, j, 0] or cm[c, j, 1] != cm[c2, j, 1]:
+                        same = False
+                if same:
+                    dup[c] = 1
+                    break
+    # score round-robin over worlds until the budget (rolled-out days) is spent; a round
+    # over every world that drew no random choice (choice_risk 1) ends it: another round
+    # would repeat the same values
     score = unmanaged_nb(owned[2])
     runs = unmanaged_nb(owned[3])
-    # a rollout that drew no random choice is a function of (candidate, world): kept and
-    # reused when the round-robin comes back to it (the same scores, rng draws and budget)
-    known = unmanaged_nb(owned[4])
-    kval = unmanaged_nb(owned[5])
-    kused = unmanaged_nb(owned[6])
     spent = 0
     w = 0
+    random = False
     while True:
         for c in range(ncand):
-            if known[c, w]:
-                v = kval[c, w]
-                used = kused[c, w]
-            else:
-                v, used, drew = _rollout(rng, view, own, hs[w], cm[c], ck[c], wts, pos, horizon, cr)
-                if not drew:
-                    known[c, w] = 1
-                    kval[c, w] = v
-                    kused[c, w] = used
+            if dup[c]:
+                continue
+            v, used, drew = _rollout(rng, view, own, hs[w], cm[c], ck[c], wts, pos, horizon, cr)
+            random |= drew
             score[c] += v
             runs[c] += 1
             spent += used
         w = (w + 1) % nw
-        if spent >= budget or runs[0] >= 4 * nw:
+        if (w == 0 and not random) or spent >= budget or runs[0] >= 4 * nw:
             break
     bc = 0
     for c in range(1, ncand):
-        if score[c] / runs[c] > score[bc] / runs[bc] + 1e-12:
+        if not dup[c] and score[c] / runs[c] > score[bc] / runs[bc] + 1e-12:
             bc = c
     for j in range(ck[bc]):
         out[j, 0] = cm[bc, j, 0]
