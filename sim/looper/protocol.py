@@ -39,8 +39,8 @@ class Looper(Game):
                "The adversarial scriptwriter searches setups against this player (= --set "
                "scriptwriter.against=NAME; default: random and cautious) and lists its best setups with "
                "that player's win rate (re-measured: 2,000 games each, 300 for bayes / planner). Search "
-               "cost: 384 proposals x 48 games; against bayes 128 x 16, planner 64 x 12 (about 10 s at "
-               "~150 games/s); set scriptwriter.proposals / scriptwriter.trials to change it."),
+               "cost: 384 proposals x 48 games; against bayes 128 x 16, planner 64 x 12 (with the "
+               "exploit list's re-measure, about 10 s); set scriptwriter.proposals / scriptwriter.trials to change it."),
     )
     base_keys = frozenset({"config", "set", "expansion"})
     schema = CONFIG_SCHEMA
