@@ -162,3 +162,29 @@ def test_search_weighs_the_locks_beside_its_proposals():
     assert len(pool) == 8 and pool[0, width] == 0
     assert ((pool[:, 3:width:2] == -1).all(axis=1)).all()  # one move each: locks
     assert len(search_setups(setup, np.random.default_rng(1), (PLAYERS.get("random"),), proposals=0, trials=8)) == 0
+
+
+def test_the_search_plays_the_configured_player():
+    """A search against the player the run plays scores it with the configuration's knob
+    values (the ladder tier ``bayes@samples=4`` facing ``adversarial@against=each`` is searched
+    against bayes with 4 samples, not the default 8); values that are not the named player's
+    knobs (another player's table) leave it at its defaults."""
+    import numpy as np
+
+    from strategies.looper import PLAYERS
+    from strategies.looper.adversarial import player_knobs, score_setups
+
+    rnd, cautious = PLAYERS.get("random"), PLAYERS.get("cautious")
+    one = GAME.setup(sets=["player.max_moves=1"])
+    assert player_knobs(one, rnd)[0] == 1 and player_knobs(GAME.setup(), rnd)[0] == 64
+    other = GAME.setup(sets=["player.min_gain=3"])  # cautious's knob: random plays at its defaults
+    assert player_knobs(other, rnd)[0] == 64
+    assert player_knobs(other, cautious)[[k.name for k in cautious.knobs].index("min_gain")] == 3
+    bayes = PLAYERS.get("bayes")
+    assert player_knobs(GAME.setup(sets=["player.samples=4"]), bayes)[1] == 4
+    # and the scores follow: random moving one character a day wins other games than at three
+    setup = GAME.setup()
+    rows = np.asarray(_lock(setup, "attention_seeker", "socrates_in_love", "underworld")[0])
+    key = np.arange(4, dtype=np.uint64)
+    assert not np.array_equal(score_setups(setup, rows[:40], key, 48, (rnd,)),
+                              score_setups(one, rows[:40], key, 48, (rnd,)))

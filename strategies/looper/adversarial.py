@@ -93,13 +93,27 @@ def locks(roster) -> np.ndarray:
     return np.array(rows, np.int64).reshape(-1, width)
 
 
+def player_knobs(roster, p) -> np.ndarray:
+    """The knob values the search plays ``p`` with: the configuration's ``[player]`` values
+    when every one of them is a knob of ``p`` — they belong to the player the run plays, so a
+    search against it (``--player bayes@samples=4 --against bayes``, or the ladder tier
+    ``bayes@samples=4`` facing ``adversarial@against=each``) scores that very player — else
+    ``p``'s defaults."""
+    from sim.core.knobs import knobs_of
+
+    table = dict((roster.config or {}).get("player") or {})
+    mine = table and set(table) <= {k.name for k in knobs_of(p)}
+    return knob_vector(p, p.name, table if mine else None, "player")
+
+
 def score_setups(roster, setups: np.ndarray, key: np.ndarray, trials: int, players: Sequence) -> np.ndarray:
-    """Player wins against each setup row (``trials`` games per player, adversarial choices)."""
+    """Player wins against each setup row (``trials`` games per player, adversarial choices;
+    each player's knobs by :func:`player_knobs`)."""
     R = roster.nb
     wins = np.zeros(len(setups), np.int64)
     kernels = [(chunk_kernel(p.move, p.name_key, _w.pool_setup_nb, _w.adversarial_choose_nb,
                              oracle_view_nb if is_oracle(p) else player_view_nb),  # an oracle sees the judge's state
-                knob_vector(p, p.name, None, "player")) for p in players]  # the players at their defaults
+                player_knobs(roster, p)) for p in players]
     no_knobs = np.zeros(1, np.float64)
     for r in range(len(setups)):
         params = np.ascontiguousarray(setups[r: r + 1])
