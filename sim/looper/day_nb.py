@@ -69,6 +69,7 @@ def _kind_index_nb(eff):
     for k in range(N_KINDS):
         kat[k + 1] += kat[k]
     ek = np.empty(ne, np.int64)
+    ed = np.empty(ne, np.int64)
     fill = kat[:N_KINDS].copy()
     nd = 0
     for e in range(ne):
@@ -77,15 +78,9 @@ def _kind_index_nb(eff):
         fill[k] += 1
         for dk in _DEATH_KINDS:
             if k == dk:
+                ed[nd] = e
                 nd += 1
-    ed = np.empty(nd, np.int64)
-    j = 0
-    for e in range(ne):
-        for dk in _DEATH_KINDS:
-            if eff[e, F.KIND] == dk:
-                ed[j] = e
-                j += 1
-    return kat, ek, ed
+    return kat, ek, ed[:nd].copy()
 
 
 @nb.njit(inline="always")

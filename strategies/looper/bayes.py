@@ -392,9 +392,10 @@ def _explain_death(rng, view, h, tmp):
             if R.next_loc[x] == va:
                 l = x
     gk = R.guest_day[vd]
-    if nperm == 0 or (gk >= 0 and gk < R.info[I.N_GUEST] and randint_nb(rng, 2) == 0):
-        if gk < 0 or gk >= R.info[I.N_GUEST]:
-            return False
+    guest = 0 <= gk < R.info[I.N_GUEST]  # the death's day has a guest move
+    if nperm == 0 and not guest:
+        return False
+    if guest and (nperm == 0 or randint_nb(rng, 2) == 0):
         s = nperm + 1 + gk
     else:
         s = 1 + randint_nb(rng, nperm)
