@@ -279,14 +279,19 @@ def _history_nb(view, h, Ds, buf, pos, keymask, stop):
     n = view.rules.info[I.N_CHARS]
     every = (U1 << np.uint64(n)) - U1 if n < 64 else ~U0
     bad = 0
-    for lp in range(view.loop + 1):
-        last = _played(view, lp)
-        alive = every
-        for d in range(1, last + 1):
-            bad += _mismatch_nb(view, h, lp, d, alive, Ds[lp, d], buf, pos, True)
-            if bad > stop:
-                return bad
-            alive &= ~Ds[lp, d]
+    # the days with deaths first: a wrong setup shows there, so a caller that stops at `stop`
+    # (the refill at the first mismatch, the repair above the current count) stops sooner;
+    # a full count is the same sum in any order
+    for quiet in range(2):
+        for lp in range(view.loop + 1):
+            last = _played(view, lp)
+            alive = every
+            for d in range(1, last + 1):
+                if (Ds[lp, d] == U0) == (quiet == 1):
+                    bad += _mismatch_nb(view, h, lp, d, alive, Ds[lp, d], buf, pos, True)
+                    if bad > stop:
+                        return bad
+                alive &= ~Ds[lp, d]
     return bad
 
 
