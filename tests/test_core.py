@@ -166,3 +166,22 @@ def test_small_runs_are_cut_so_every_thread_gets_work():
     run_games(2000, lambda: Out(np.zeros(1, np.int64)), call, threads=2, chunk_size=1000,
               on_chunk=lambda s, c, d: blocks.append(c))
     assert sorted(blocks) == [1000, 1000]
+
+
+def test_a_choice_knob_names_its_choices_the_closest_and_takes_plug_ins_only_when_declared():
+    from sim.core.knobs import Knob, knob_vector
+
+    k = Knob("against", "choice", default="random", choices=("random", "bayes"))
+    with pytest.raises(SimInputError, match=r"'baye' is not one of random, bayes \(did you mean 'bayes'\?\)"):
+        k.check("baye", "w")
+    with pytest.raises(SimInputError, match="is not one of"):
+        k.check("my.mod:player", "w")
+    p = Knob("against", "choice", default="random", choices=("random", "bayes"), plugins=True)
+    assert p.check("my.mod:player", "w") == "my.mod:player"
+    with pytest.raises(SimInputError, match="or a module:object plug-in"):
+        p.check("nope", "w")
+
+    class S:
+        knobs = (p,)
+    assert knob_vector(S, "s", {"against": "bayes"}, "w")[0] == 1.0
+    assert knob_vector(S, "s", {"against": "my.mod:player"}, "w")[0] == -1.0

@@ -188,3 +188,36 @@ def test_the_search_plays_the_configured_player():
     key = np.arange(4, dtype=np.uint64)
     assert not np.array_equal(score_setups(setup, rows[:40], key, 48, (rnd,)),
                               score_setups(one, rows[:40], key, 48, (rnd,)))
+
+
+PLUGIN = "tests.plugins.looper_player:stay_home"
+
+
+def test_the_search_scores_against_a_plug_in_player(tmp_path):
+    """``--against module:object``, as every strategy option takes a plug-in: the search
+    plays the user's player (one that never moves loses every searched setup's loop 1)."""
+    ex = _exploits(PLUGIN)
+    assert set(ex["against"]) == {PLUGIN}
+    assert ex["player_win_rate"][0] == 0.0
+    r = invoke("looper", "run", "--player", PLUGIN, "--scriptwriter", "adversarial", "--against", PLUGIN,
+               *[a for s in SMALL for a in ("--set", s)], "--games", 50, "--seed", 1, "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["exploits"][0]["against"] == PLUGIN
+    bad = invoke("looper", "run", "--scriptwriter", "adversarial", "--against", "tests.plugins.looper_player:nope",
+                 "--games", 10, "--out", tmp_path / "o")
+    assert bad.exit_code == 2 and len(_errors(bad)) == 1 and "nope" in _errors(bad)[0]
+    assert not (tmp_path / "o").exists()
+
+
+def test_ladder_each_faces_a_plug_in_tier_with_a_search_against_it():
+    r = invoke("ladder", "looper", "--tiers", f"player=cautious,{PLUGIN}", "--tiers",
+               "scriptwriter=adversarial@against=each@proposals=96@trials=8", "--games", 50, "--seed", 1)
+    assert r.exit_code == 0, r.output  # was: knob 'against': expected a choice
+    assert PLUGIN in r.output
+
+
+def test_a_misspelt_choice_names_the_closest():
+    r = invoke("looper", "run", "--scriptwriter", "adversarial@against=baye", "--games", 10)
+    assert r.exit_code == 2
+    (err,) = _errors(r)
+    assert "is not one of" in err and "did you mean 'bayes'" in err

@@ -187,3 +187,19 @@ def test_tune_a_player_knob_against_the_random_scriptwriter():
     assert set(d["params"]) == {"max_moves", "protagonist_first", "min_gain", "count_choices"}
     assert d["ci_low"] <= d["tuned_rate"] <= d["ci_high"]
     assert 0.0 <= d["baseline_rate"] <= 1.0 and d["games"] > 0
+
+
+def test_tune_leaves_the_cost_knobs_alone():
+    """The adversarial search's size (proposals × trials games per evaluation, up to 10^10) is
+    how long it runs, not how it plays: `sim tune` searches `against` only."""
+    from sim.core.knobs import knobs_of, tunable_knobs
+    from strategies.looper import SCRIPTWRITERS
+
+    w = SCRIPTWRITERS.get("adversarial")
+    assert {k.name for k in knobs_of(w)} == {"against", "proposals", "trials"}
+    assert [k.name for k in tunable_knobs(w)] == ["against"]
+    r = invoke("tune", "looper", "--side", "scriptwriter", "--strategy", "adversarial", "--against", "player=random",
+               "--set", "scriptwriter.proposals=8", "--set", "scriptwriter.trials=2",
+               "--budget", 1, "--games", 40, "--final-games", 40, "--json")
+    assert r.exit_code == 0, r.output
+    assert set(json.loads(r.stdout)["params"]) == {"against"}

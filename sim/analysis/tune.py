@@ -21,7 +21,7 @@ from typing import Any, Mapping
 import polars as pl
 
 from sim.core.game import Game
-from sim.core.knobs import Spec, knobs_of
+from sim.core.knobs import Spec, tunable_knobs
 from sim.core.stats import wilson
 from sim.errors import SimInputError
 
@@ -114,9 +114,9 @@ def tune(game: Game, tree: dict, side: str, family: str, against: Mapping[str, S
         raise SimInputError(f"--side {side!r}: {game.name}'s sides are {', '.join(sides) or 'none'}")
     if not 1 <= budget <= MAX_BUDGET:
         raise SimInputError(f"--budget must be 1 … {MAX_BUDGET:,} evaluations, got {budget}")
-    knobs = knobs_of(game.strategy(side, family))
+    knobs = tunable_knobs(game.strategy(side, family))
     if not knobs:
-        tunable = [n for n in game.registries_of(setup)[side].names() if knobs_of(game.strategy(side, n))]
+        tunable = [n for n in game.registries_of(setup)[side].names() if tunable_knobs(game.strategy(side, n))]
         raise SimInputError(f"{side} strategy {family!r} has no knobs to tune"
                             f"{'; tunable: ' + ', '.join(tunable) if tunable else ''}")
     final_games = final_games or TOP_FACTOR * games

@@ -39,9 +39,18 @@ class Knob:
     choices: tuple = ()
     doc: str = ""
     step: float | None = None       # float: the search grid (default: 1/100 of the range)
+    plugins: bool = False           # choice: a ``module:object`` plug-in is a value too (resolved by its user)
+    tune: bool = True               # False: a cost knob (how long a search runs), which `sim tune` leaves alone
 
     def check(self, value: Any, where: str) -> Any:
         """``value`` as this knob's type, or one SimInputError naming ``where``."""
+        if self.kind == "choice":  # outside the try below: SimInputError is a ValueError
+            if value in self.choices or (self.plugins and isinstance(value, str) and ":" in value):
+                return value
+            close = difflib.get_close_matches(str(value), [str(c) for c in self.choices], n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            more = " or a module:object plug-in" if self.plugins else ""
+            raise SimInputError(f"{where}: {value!r} is not one of {', '.join(map(str, self.choices))}{more}{hint}")
         try:
             if self.kind == "int":
                 if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
@@ -55,8 +64,6 @@ class Knob:
                     raise ValueError
             else:
                 v = value
-                if v not in self.choices:
-                    raise SimInputError(f"{where}: {value!r} is not one of {', '.join(map(str, self.choices))}")
         except ValueError:
             raise SimInputError(f"{where}: expected {'an ' if self.kind == 'int' else 'a '}{self.kind}, "
                                 f"got {value!r}") from None
@@ -95,10 +102,17 @@ def knobs_of(strategy: Any) -> tuple[Knob, ...]:
     return tuple(getattr(strategy, "knobs", ()) or ())
 
 
+def tunable_knobs(strategy: Any) -> tuple[Knob, ...]:
+    """The knobs `sim tune` searches: all but the cost knobs (``tune=False``), which would
+    make the search's own runs as long as their range allows and say nothing of skill."""
+    return tuple(k for k in knobs_of(strategy) if k.tune)
+
+
 def knob_vector(strategy: Any, name: str, values: Any, where: str) -> "np.ndarray":
     """The strategy's knob values as a float64 vector in declared order, the kernel's form:
     ``values`` (a configuration table, checked: an unknown knob names the closest) over
-    the defaults; a bool is 0/1, a choice the index of its value in ``choices``."""
+    the defaults; a bool is 0/1, a choice the index of its value in ``choices`` (−1 for a
+    plug-in value, which only Python-side code reads)."""
     import numpy as np
 
     if values is not None and not isinstance(values, dict):
@@ -108,7 +122,7 @@ def knob_vector(strategy: Any, name: str, values: Any, where: str) -> "np.ndarra
     out = np.zeros(max(len(ks), 1), np.float64)  # never empty: a kernel may index slot 0
     for i, k in enumerate(ks):
         v = given.get(k.name, k.default)
-        out[i] = k.choices.index(v) if k.kind == "choice" else float(v)
+        out[i] = (k.choices.index(v) if v in k.choices else -1.0) if k.kind == "choice" else float(v)
     return out
 
 

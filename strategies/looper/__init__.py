@@ -191,12 +191,12 @@ SCRIPTWRITERS.register("fixed", ScriptwriterStrategy(
 
 ADVERSARIAL_KNOBS = (
     Knob("against", "choice", default="random+cautious",
-         choices=("random+cautious", "each", *(n for n in PLAYERS.names())),
-         doc="the player the setup search scores against (--against; default: the random and cautious ones; "
-             "each: the player it faces, e.g. the ladder tier adversarial@against=each)"),
-    Knob("proposals", "int", 0, 100000, 0,
+         choices=("random+cautious", "each", *(n for n in PLAYERS.names())), plugins=True,
+         doc="the player the setup search scores against (--against; a name or a module:object plug-in; default: "
+             "the random and cautious ones; each: the player it faces, e.g. the ladder tier adversarial@against=each)"),
+    Knob("proposals", "int", 0, 100000, 0, tune=False,
          doc="setups proposed (0: 384, or 128 against bayes, 64 against planner / oracle_planner)"),
-    Knob("trials", "int", 0, 100000, 0,
+    Knob("trials", "int", 0, 100000, 0, tune=False,
          doc="games per proposal and player (0: 48, or 16 against bayes, 12 against planner; the search "
              "plays proposals × trials games: about 1 s against planner at ~1,300 games/s)"),
 )
