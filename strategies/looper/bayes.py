@@ -127,6 +127,28 @@ def layout_nb(R, h, d, alive, mv, k, pos):
 
 
 @nb.njit
+def _overridden(R, h, d):
+    """The characters whose player move of day ``d`` has no effect under hypothesis ``h``:
+    the scriptwriter moves them that day (its permanent moves, the day's guest move) and
+    the precedence (R-6 / P-17) is its — :func:`layout_nb`'s rule."""
+    nperm = R.info[I.N_PERM]
+    prec = R.info[I.PRECEDENCE]
+    moved = U0
+    for j in range(nperm):
+        if h[1 + 2 * j] >= 0:
+            moved |= _bit(h[1 + 2 * j])
+    gbase = 1 + 2 * nperm
+    gk = R.guest_day[d]
+    if gk >= 0 and h[gbase + 2 * gk] >= 0:
+        moved |= _bit(h[gbase + 2 * gk])
+    if prec == Precedence.PLAYER:
+        return U0
+    if prec == Precedence.PLAYER_FOR_KEY_PERSON:
+        moved &= ~_bit(h[0])
+    return moved
+
+
+@nb.njit
 def _observed(view, lp, d):
     n = view.rules.info[I.N_CHARS]
     D = U0
@@ -741,6 +763,14 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
                 if pos[x] == pos[i] or x == i:
                     movers |= _bit(x)
     movers &= view.alive
+    # each world's layout with the moves chosen so far and the characters whose player move
+    # the scriptwriter's overrides there (R-6 / P-17): a candidate that changes no world's
+    # layout scores the current loss exactly, which never beats it, so it is not weighed
+    lay_o = (np.empty((nw, n), np.int64), np.empty(nw, np.uint64))
+    lay = unmanaged_nb(lay_o[0])
+    held = unmanaged_nb(lay_o[1])
+    for w in range(nw):
+        held[w] = _overridden(R, hs[w], view.day)
     k = 0
     moved = U0
     while k < cap and cur > 0.0:
@@ -748,6 +778,8 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
         bx = -1
         bl = -1
         off = randint_nb(rng, L)
+        for w in range(nw):
+            layout_nb(R, hs[w], view.day, view.alive, out, k, lay[w])
         m = movers & ~moved
         while m:
             x = lowest_nb(m)
@@ -755,6 +787,13 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
             out[k, 0] = x
             for s in range(L):
                 out[k, 1] = (off + s) % L
+                same = True
+                for w in range(nw):
+                    if not (held[w] & _bit(x)) and lay[w, x] != out[k, 1]:
+                        same = False
+                        break
+                if same:
+                    continue
                 v = _mean_loss(view, own, hs, nw, out, k + 1, wts, pos, cr, best)
                 if v < best:
                     best = v
@@ -767,7 +806,7 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
         moved |= _bit(bx)
         cur = best
         k += 1
-    keep_alive_nb(pos_o)
+    keep_alive_nb(pos_o, lay_o)
     return k
 
 
