@@ -87,28 +87,16 @@ def layout_nb(R, h, d, alive, mv, k, pos):
     precedence, P-7, the guest move after the player's)."""
     n = R.info[I.N_CHARS]
     nperm = R.info[I.N_PERM]
-    prec = R.info[I.PRECEDENCE]
     for i in range(n):
         pos[i] = R.home[i]
-    wmoved = U0
     for j in range(nperm):
         c = h[1 + 2 * j]
         if c >= 0:
             pos[c] = h[2 + 2 * j]
-            wmoved |= _bit(c)
-    pwins = U0
-    if prec == Precedence.PLAYER:
-        pwins = ~U0
-    elif prec == Precedence.PLAYER_FOR_KEY_PERSON:
-        pwins = _bit(h[0])
+    moved = _overridden(R, h, d)
     gbase = 1 + 2 * nperm
     gk = R.guest_day[d]
-    gc = -1
-    moved = wmoved
-    if gk >= 0 and h[gbase + 2 * gk] >= 0:
-        gc = h[gbase + 2 * gk]
-        moved |= _bit(gc)
-    moved &= ~pwins
+    gc = h[gbase + 2 * gk] if gk >= 0 else -1
     pmoved = U0
     done = U0
     for j in range(k):
@@ -122,7 +110,9 @@ def layout_nb(R, h, d, alive, mv, k, pos):
         if (alive & bc) and not (moved & bc):
             pos[c] = mv[j, 1]
             pmoved |= bc
-    if gc >= 0 and not (pmoved & pwins & _bit(gc)):
+    # the guest move comes after the player's, unless the player's move of that character
+    # took effect (it did only where the precedence is the player's)
+    if gc >= 0 and not (pmoved & _bit(gc)):
         pos[gc] = h[gbase + 2 * gk + 1]
 
 
@@ -130,7 +120,8 @@ def layout_nb(R, h, d, alive, mv, k, pos):
 def _overridden(R, h, d):
     """The characters whose player move of day ``d`` has no effect under hypothesis ``h``:
     the scriptwriter moves them that day (its permanent moves, the day's guest move) and
-    the precedence (R-6 / P-17) is its — :func:`layout_nb`'s rule."""
+    the precedence (R-6 / P-17) is its (the engine's rule; :func:`layout_nb` and the greedy
+    move search both read it here)."""
     nperm = R.info[I.N_PERM]
     prec = R.info[I.PRECEDENCE]
     moved = U0
