@@ -21,6 +21,17 @@ def test_builtin_games_are_registered():
 
 
 @pytest.mark.parametrize("name", list(OPTIONS))
+def test_a_misspelt_strategy_names_the_closest_one(name):
+    """Every side of every game: one letter off a registered name is an error naming it."""
+    g = G.get(name)
+    for side, reg in g.registries().items():
+        real = reg.names()[0]
+        typo = real[:-1] + ("x" if real[-1] != "x" else "y")
+        with pytest.raises(SimInputError, match=f"unknown {reg.what} {typo!r} \\(did you mean {real!r}\\?\\)"):
+            g.strategy(side, typo)
+
+
+@pytest.mark.parametrize("name", list(OPTIONS))
 def test_every_listed_parameter_can_be_assigned_and_compiled(name):
     """``parameters`` lists only paths a sweep can really set: assigning each its own
     value goes through the game's assign and compile."""

@@ -20,9 +20,7 @@ def game_options(game, args: list[str]) -> dict:
     """The game's own options (:attr:`Game.options`, e.g. the TRPG's scenario, Werewolf's
     ``--roles``) from the command line's extra arguments: ``--flag VALUE`` / ``--flag=VALUE``
     (an option without flags is ``--<name>``, or a bare argument in order)."""
-    import difflib
-
-    from sim.errors import SimInputError
+    from sim.errors import SimInputError, did_you_mean
 
     flags = {}
     for o in game.options:
@@ -38,8 +36,7 @@ def game_options(game, args: list[str]) -> dict:
             name, eq, val = a.partition("=")
             o = flags.get(name)
             if o is None:
-                hit = difflib.get_close_matches(name, list(flags), n=1)
-                raise SimInputError(f"no such option {name!r}" + (f" (did you mean {hit[0]!r}?)" if hit else "")
+                raise SimInputError(f"no such option {name!r}" + did_you_mean(name, flags)
                                     + f"; {game.name}'s own options: {', '.join(sorted(flags)) or 'none'}")
             if not eq:
                 if i + 1 >= len(args):
@@ -324,7 +321,7 @@ def tune_cmd(
     from sim.core.knobs import knobs_of, parse_spec, spec_sets, spec_toml
     from sim.core.output import manifest
     from sim.core.validate import check_run_counts
-    from sim.errors import SimInputError
+    from sim.errors import SimInputError, did_you_mean
 
     check_run_counts(games, threads, 1)
     if final_games is not None:
@@ -336,11 +333,8 @@ def tune_cmd(
     setup = game.compile(game.build(config, sets, **opts))
     sides = game.sides_of(setup)
     if side not in sides:
-        import difflib
-
-        hit = difflib.get_close_matches(side, list(sides), n=1)
         raise SimInputError(f"--side {side!r}: {game.name}'s sides are {', '.join(sides) or 'none'}"
-                            + (f" (did you mean {hit[0]!r}?)" if hit else ""))
+                            + did_you_mean(side, sides))
     if strategy is None:
         strategy = next((n for n in game.registries_of(setup)[side].names() if knobs_of(game.strategy(side, n))),
                         None)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.core.schema import ANY, LIST, TEXT, Ids, ListOf, Map, hint
-from sim.errors import SimInputError
+from sim.errors import SimInputError, closest
 
 
 def load_toml(path: str | Path) -> dict[str, Any]:
@@ -125,8 +125,6 @@ def _coerce(value: Any, sub: Any) -> Any:
 
 
 def _set_schema(cfg: dict, path: str, value: Any, schema: Any) -> None:
-    import difflib
-
     parts = path.split(".")
 
     def bad(detail: str) -> SimInputError:
@@ -158,8 +156,8 @@ def _set_schema(cfg: dict, path: str, value: Any, schema: Any) -> None:
             sub = sch[part]
         elif isinstance(sch, Ids):
             if part not in node:
-                hit = difflib.get_close_matches(part, [str(k) for k in node], n=1)
-                raise bad(f": no {sch.what} {where!r}" + (f" (did you mean {_join(prefix, hit[0])!r}?)" if hit else
+                hit = closest(part, node)
+                raise bad(f": no {sch.what} {where!r}" + (f" (did you mean {_join(prefix, hit)!r}?)" if hit else
                           f"; {sch.what}s are {', '.join(map(str, node)) or 'none'}"))
             sub = sch.item
         elif isinstance(sch, Map):

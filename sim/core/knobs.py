@@ -18,12 +18,11 @@ so a knob is a parameter like any other for ``--set``, sweeps, balance and sensi
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sim.errors import SimInputError
+from sim.errors import SimInputError, did_you_mean
 
 KINDS = ("int", "float", "choice", "bool")
 
@@ -47,8 +46,7 @@ class Knob:
         if self.kind == "choice":  # outside the try below: SimInputError is a ValueError
             if value in self.choices or (self.plugins and isinstance(value, str) and ":" in value):
                 return value
-            close = difflib.get_close_matches(str(value), [str(c) for c in self.choices], n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            hint = did_you_mean(value, self.choices)
             more = " or a module:object plug-in" if self.plugins else ""
             raise SimInputError(f"{where}: {value!r} is not one of {', '.join(map(str, self.choices))}{more}{hint}")
         try:
@@ -143,8 +141,7 @@ def check_knobs(strategy: Any, name: str, values: dict[str, Any], where: str) ->
         if k not in declared:
             if not declared:
                 raise SimInputError(f"{where}: strategy {name!r} has no knobs")
-            close = difflib.get_close_matches(k, list(declared), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            hint = did_you_mean(k, declared)
             raise SimInputError(f"{where}: unknown knob {k!r} of {name!r}{hint}; knobs: {', '.join(declared)}")
         out[k] = declared[k].check(v, f"{where}: knob {k!r}")
     return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Callable, Generic, TypeVar
 
-from sim.errors import SimInputError
+from sim.errors import SimInputError, did_you_mean
 
 T = TypeVar("T")
 
@@ -42,5 +42,5 @@ class Registry(Generic[T]):
                 raise SimInputError(f"{self.what} {spec!r}: {mod_name!r} has no {attr!r}")
             return self._wrap(getattr(mod, attr), spec)
         raise SimInputError(
-            f"unknown {self.what} {spec!r}; choose one of {', '.join(self.names())} or give module:function"
+            f"unknown {self.what} {spec!r}{did_you_mean(spec, self.names())}; choose one of {', '.join(self.names())} or give module:function"
         )

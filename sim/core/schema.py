@@ -18,11 +18,10 @@ compilers' job; the schema only knows names.
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import Any
 
-from sim.errors import SimInputError
+from sim.errors import SimInputError, closest
 
 
 @dataclass(frozen=True)
@@ -76,9 +75,9 @@ def _paths(schema: Any, prefix: str = "") -> list[tuple[str, str]]:
 
 def suggestion(key: str, table: dict, prefix: str, root: Any) -> str | None:
     """The closest valid key: a close key of the same table, else the same key elsewhere."""
-    hit = difflib.get_close_matches(key, list(table), n=1)
+    hit = closest(key, table)
     if hit:
-        return _join(prefix, hit[0])
+        return _join(prefix, hit)
     elsewhere = [p for p, k in _paths(root) if k == key]
     return elsewhere[0] if elsewhere else None
 

@@ -12,7 +12,6 @@ each later row one event ``[code, a, b, c, d, e, f, g]`` whose meaning each game
 """
 from __future__ import annotations
 
-import difflib
 import operator
 import re
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from sim.errors import SimInputError
+from sim.errors import SimInputError, did_you_mean
 
 WIDTH = 8            # code + 7 arguments
 CAPACITY = 1 << 16   # events per game; a game that would need more is reported as cut
@@ -146,8 +145,7 @@ def parse_find(text: str, keys: Sequence[str]) -> list[Condition]:
                                 f"(keys: {', '.join(keys)})")
         key, op, value = m.groups()
         if key not in keys:
-            close = difflib.get_close_matches(key, keys, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            hint = did_you_mean(key, keys)
             raise SimInputError(f"--find: unknown key {key!r}{hint}; keys are {', '.join(keys)}")
         conds.append(Condition(key, op, value))
     if not conds:

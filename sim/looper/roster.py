@@ -20,7 +20,7 @@ import numpy as np
 from sim.core.config import deep_merge, load_toml, set_path, split_assignment
 from sim.core.schema import ANY, LIST, Ids, ListOf, Map, check_keys
 from sim.core.validate import bool_at, int_at as _int
-from sim.errors import SimInputError
+from sim.errors import SimInputError, did_you_mean
 from sim.looper.enums import CHAR_FIELDS, KIND_NAMES, N_FIELDS, N_INFO, PRECEDENCE_NAMES, SCHEMA, F, I, Kind, M
 
 DATA = resources.files("sim.looper") / "data"
@@ -312,11 +312,8 @@ def _compile(cfg: dict) -> Setup:
 
 
 def _closest(name: Any, names: Iterable[str]) -> str:
-    """``"; did you mean 'x'?"`` for the nearest of ``names`` (empty when none is near)."""
-    import difflib
-
-    hit = difflib.get_close_matches(str(name), list(names), n=1, cutoff=0.5)
-    return f" (did you mean {hit[0]!r}?)" if hit else ""
+    # a looser cutoff than elsewhere: character ids are long snake_case names
+    return did_you_mean(name, names, cutoff=0.5)
 
 
 SCRIPT_CHOOSE = ("random", "first", "adversarial")  # adversarial: the key person, else the protagonist

@@ -13,7 +13,7 @@ from sim.core.config import deep_merge, load_toml, set_path, split_assignment
 from sim.core.schema import ANY, LIST, Ids, ListOf, Map, check_keys
 from sim.core.shipped import find_shipped, tomls
 from sim.core.validate import bool_at as _bool, choice_at as _choice, int_at as _int
-from sim.errors import SimInputError
+from sim.errors import SimInputError, did_you_mean
 from sim.trpg.enums import (ABILITY_KINDS, CHECK_KINDS, ITEM_ACTIONS, ITEM_EFFECTS, ITEM_KINDS, ITEM_USES, KINDS, MAX_ITEMS,
                             MONOLOGUES, MOVES, N_AF, N_CF, N_IF, N_RL, N_WF, REACTIONS, STRATEGY_DEFAULTS, TARGETS,
                             AF, CF, IA, IE, IF, RL, WF)
@@ -372,13 +372,6 @@ class _Item:
     dice: int  # a row of the dice table, -1: none
 
 
-def _closest(word: str, choices: list[str]) -> str:
-    import difflib
-
-    hit = difflib.get_close_matches(word, choices, n=1)
-    return f" (did you mean {hit[0]!r}?)" if hit else ""
-
-
 def _compile_items(table: Any, dice) -> dict[str, _Item]:
     """The ``[items.<id>]`` table (R-19): what each item does, whether it is used up
     (``kind = "consumable"``) or kept (``"tool"``), and which action using it spends."""
@@ -425,7 +418,7 @@ def _sheet_items(row: np.ndarray, carried: Any, items: dict[str, _Item], where: 
             continue
         if name not in items:
             names = ["reduction", *items]
-            raise SimInputError(f"{w}: unknown item {name!r}{_closest(str(name), names)}; "
+            raise SimInputError(f"{w}: unknown item {name!r}{did_you_mean(name, names)}; "
                                 f"items are {', '.join(names)}")
         count = _int(v, w, 0)
         it = items[name]
@@ -459,7 +452,7 @@ def _check_mask(kinds: Any, where: str) -> int:
     m = 0
     for k in kinds:
         if k not in CHECK_KINDS:
-            raise SimInputError(f"{where}: unknown check kind {k!r}{_closest(str(k), list(CHECK_KINDS))}; "
+            raise SimInputError(f"{where}: unknown check kind {k!r}{did_you_mean(k, CHECK_KINDS)}; "
                                 f"kinds are {', '.join(CHECK_KINDS)} (or \"any\")")
         m |= 1 << CHECK_KINDS.index(k)
     return m

@@ -17,18 +17,12 @@ applied to the character sheets before they are compiled.
 from __future__ import annotations
 
 import copy
-import difflib
 import re
 from typing import Any
 
-from sim.errors import SimInputError
+from sim.errors import SimInputError, did_you_mean
 
 RESERVED = ("dodge", "guard", "cover", "monologue")
-
-
-def _close(word: str, choices: list[str]) -> str:
-    hit = difflib.get_close_matches(word, choices, n=1)
-    return f" (did you mean {hit[0]!r}?)" if hit else ""
 
 
 def apply_tactics(cfg: dict) -> tuple[dict, dict[str, str]]:
@@ -49,7 +43,7 @@ def apply_tactics(cfg: dict) -> tuple[dict, dict[str, str]]:
     for side, t in (tactics or {}).items():
         where = f"tactics.{side}"
         if side not in profiles:
-            raise SimInputError(f"{where}: unknown side {side!r}{_close(str(side), list(profiles))}; "
+            raise SimInputError(f"{where}: unknown side {side!r}{did_you_mean(side, profiles)}; "
                                 f"sides are {', '.join(profiles)}")
         if not isinstance(t, dict):
             raise SimInputError(f"{where}: expected a table (profile = \"NAME\" and its knobs), got {t!r}")
@@ -128,7 +122,7 @@ def _withhold(tree: dict, withhold: Any) -> None:
         cid, dot, what = w.partition(".")
         if not dot or cid not in chars or not isinstance(chars[cid], dict):
             raise SimInputError(f"withhold: {w!r}: expected CHARACTER.ABILITY with a character of the scenario"
-                                f"{_close(cid, list(chars))}; characters are {', '.join(chars)}")
+                                f"{did_you_mean(cid, chars)}; characters are {', '.join(chars)}")
         per.setdefault(cid, set()).add(what)
     for cid, whats in per.items():
         c = chars[cid]
@@ -137,7 +131,7 @@ def _withhold(tree: dict, withhold: Any) -> None:
             if f"{cid}.{what}" not in have and not (what == "guard" and "dodge" in whats
                                                     and f"{cid}.dodge" in have):
                 raise SimInputError(f"withhold: {cid}.{what} is not an optional ability of {cid}"
-                                    f"{_close(f'{cid}.{what}', have)}; its optional abilities: "
+                                    f"{did_you_mean(f'{cid}.{what}', have)}; its optional abilities: "
                                     f"{', '.join(have) or 'none'}")
         slugs = ability_names(c)
         if c.get("abilities"):
