@@ -298,6 +298,26 @@ def test_outputs_loop_ends_key_person_ends_and_killers():
     assert (other["killer"] == other["rule_of"]).all()
 
 
+def test_the_loop_end_day_histogram_is_the_loop_ends_table():
+    """The report's figure (Game.histograms) draws the died-on-day-d loops of the run, out of
+    every loop; the loops survived are named in its note, not lost."""
+    from sim.core.game import get
+    from sim.looper.game_nb import C_LOOPS, C_WINS
+
+    r = run(1500, 3, player="random", scriptwriter="random", roster=roster(), threads=1)
+    sc = r.totals["scalars"]
+    (h,) = get("looper").histograms(r.tables)
+    died = h.parts["a death ended the loop"]
+    assert h.total == sc[C_LOOPS] and died.sum() == sc[C_LOOPS] - sc[C_WINS] > 0
+    assert list(h.x) == [str(d) for d in range(1, roster().nb.info[I.DAYS] + 1)]
+    assert died.tolist() == r.totals["end_day"][1:-1].tolist()
+    assert f"survived {sc[C_WINS] / sc[C_LOOPS]:.3f}" in h.note
+    # summed over cells: two runs' tables stacked give the sum of their bars
+    two = {"loop_ends": pl.concat([r.tables["loop_ends"], r.tables["loop_ends"]])}
+    (h2,) = get("looper").histograms(two)
+    assert (h2.parts["a death ended the loop"] == 2 * died).all() and h2.total == 2 * h.total
+
+
 def test_text_output_says_when_rows_were_cut():
     from typer.testing import CliRunner
 

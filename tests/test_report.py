@@ -44,7 +44,7 @@ def report(src: Path, out: Path) -> dict:
 
 @pytest.mark.parametrize("spec, expect", [
     ("werewolf_seer.toml", {"rate", "heatmap", "tornado", "causes", "length"}),
-    ("looper_moves.toml", {"rate", "heatmap", "tornado", "causes", "length"}),
+    ("looper_moves.toml", {"rate", "heatmap", "tornado", "causes", "length", "hist"}),  # hist: loop-end day
     ("trpg_alley.toml", {"rate", "heatmap", "tornado", "causes", "length"}),  # tornado: the crossed axes
 ])
 def test_sweep_reports(tmp_path, spec, expect):
@@ -83,13 +83,14 @@ def test_single_run_and_matrix_and_loo_reports(tmp_path):
         "looper_loo": ["looper", "loo", "--games", "300"],
         "trpg_loo": ["trpg", "loo", str(ROOT / "sim/trpg/data/scenarios/alley.toml"), "--games", "300"],
     }
-    expect = {"looper": {"causes", "length"}, "werewolf": {"causes", "length"}, "trpg": {"causes", "length"},
+    expect = {"looper": {"causes", "length", "hist"}, "werewolf": {"causes", "length"}, "trpg": {"causes", "length"},
               "matrix": {"matrix"}, "loo": {"loo"}, "looper_loo": {"loo"}, "trpg_loo": {"loo"}}
     for name, args in runs.items():
         r = invoke(*args, "--out", tmp_path / name)
         assert r.exit_code == 0, (name, r.output)
         report(tmp_path / name, tmp_path / f"rep-{name}")
         check_page(tmp_path / f"rep-{name}", expect[name])
+    assert "the day on which loops ended by a death" in (tmp_path / "rep-looper" / "index.html").read_text()
     # the matrix report's overall table carries the Bradley–Terry ratings and their interval
     page = (tmp_path / "rep-matrix" / "index.html").read_text(encoding="utf-8")
     assert all(f"<th>{c}</th>" in page for c in ("rating", "rating_ci_low", "rating_ci_high"))

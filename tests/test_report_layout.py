@@ -74,11 +74,14 @@ random = {choices = [-3, 0, 3]}
                  ["report", tmp_path / "lad", "--out", tmp_path / "rep2"],
                  ["sensitivity", ROOT / "examples" / "sensitivity" / "race_sens.toml", "--games", "40", "--out",
                   tmp_path / "sens"],
-                 ["report", tmp_path / "sens" / "game=race" / "sensitivity=race-sens", "--out", tmp_path / "rep3"]):
+                 ["report", tmp_path / "sens" / "game=race" / "sensitivity=race-sens", "--out", tmp_path / "rep3"],
+                 ["looper", "run", "--games", "300", "--out", tmp_path / "lo"],  # a game's own histogram
+                 ["report", tmp_path / "lo", "--out", tmp_path / "rep4"]):
         r = runner.invoke(app, [str(a) for a in args])
         assert r.exit_code == 0, (args, r.output)
     names = [n for n, _, _ in checked_figures]
-    assert {"rate_0.png", "heatmap_0.png", "tornado.png", "ladder.png", "sensitivity.png", "length.png"} <= set(names)
+    assert {"rate_0.png", "heatmap_0.png", "tornado.png", "ladder.png", "sensitivity.png", "length.png",
+            "hist_loop_end_day.png"} <= set(names)
     for name, outside, ylims in checked_figures:
         assert outside == [], (name, outside)
         if name.startswith("rate_"):

@@ -361,6 +361,35 @@ def wins_by_length(game: str, tables: dict, path: Path) -> str | None:
     return f"each side's wins by {lab}, as shares of all games over all cells (in all: {shares})"
 
 
+def game_histograms(game: str, tables: dict, out: Path) -> list[tuple[str, str]]:
+    """The game's own distributions (:meth:`Game.histograms`), one PNG each: (file, caption)."""
+    from sim.core.game import get
+
+    made = []
+    for h in get(game).histograms(tables):
+        total = float(h.total) or 1.0
+        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        xs = np.arange(len(h.x))
+        bottom = np.zeros(len(h.x))
+        for label, v in h.parts.items():
+            v = np.asarray(v, float) / total
+            ax.bar(xs, v, bottom=bottom, width=0.85, label=label)
+            bottom += v
+        ax.set_xticks(xs, [str(x) for x in h.x])
+        ax.set_xlabel(h.xlabel)
+        ax.set_ylabel(h.ylabel)
+        ax.set_ylim(0, max(float(bottom.max()) * 1.15, 1e-3))
+        if len(h.parts) > 1:
+            ax.legend(fontsize=8)
+        ax.set_title(wrap(h.title), fontsize=10)
+        ax.grid(axis="y", alpha=0.3)
+        name = f"hist_{h.name}.png"
+        save(fig, out / name)
+        made.append((name, f"{h.title}, as {h.ylabel} over all cells ({h.total:,.0f} in all)"
+                           + (f"; {h.note}" if h.note else "")))
+    return made
+
+
 def loo_bars(loo: pl.DataFrame, path: Path) -> str:
     """Leave-one-out / restricted-play changes as bars with the 95% CI of the *paired*
     change (``delta_ci_low/high``); older tables without it get no error bars."""

@@ -102,6 +102,8 @@ def build_figures(d: Loaded, out: Path) -> list[Figure]:
         add("causes.png", F.causes(d.game, tables, d.games, out / "causes.png"))
         add("length.png", F.length_hist(d.game, tables, d.cells, out / "length.png"))
         add("when.png", F.wins_by_length(d.game, tables, out / "when.png"))
+        for name, caption in F.game_histograms(d.game, tables, out):
+            add(name, caption)
     return figs
 
 

@@ -224,6 +224,11 @@ class Game:
         the report's "who wins when" figure."""
         return None
 
+    def histograms(self, tables: Mapping[str, pl.DataFrame]) -> list["Histogram"]:
+        """The game's own distributions for the report, each a :class:`Histogram` of counts
+        summed over all cells (the Looper's day on which loops ended); none by default."""
+        return []
+
     # -- sweeps ---------------------------------------------------------------------------
     def base_tree(self, base: dict, spec_dir: Path) -> dict:
         """The tree of a sweep or balance spec's ``[base]`` table (its game keys)."""
@@ -316,6 +321,22 @@ class Game:
         def play(start: int, games: int, **kw: Any) -> GameResult:
             return self.run(setup, strategies, games, seed, spawn=spawn, start=start, tables=False, **kw)
         return play
+
+
+@dataclass(frozen=True)
+class Histogram:
+    """One report figure of a game's own: counts at each ``x`` (labels in order), one bar
+    per ``x`` and, with several ``parts``, stacked; drawn as shares of ``total`` (the
+    population the counts are out of: loops, games, …), which need not be the sum of the
+    bars — a bar left out (loops survived) is named in ``note``."""
+    name: str                      # file stem: hist_<name>.png
+    x: Sequence[str]
+    parts: Mapping[str, np.ndarray]
+    total: float
+    xlabel: str
+    ylabel: str                    # "share of loops"
+    title: str
+    note: str = ""                 # appended to the caption
 
 
 def sum_totals(results: list[GameResult]) -> dict:

@@ -236,6 +236,26 @@ class Looper(Game):
         writer[-1] = float(s["games"].sum()) - player.sum()
         return x, {"player": player, "scriptwriter": writer}, "loop the game ended in"
 
+    def histograms(self, tables):
+        """The day on which loops ended by a death (issue 14); loops survived, and those
+        survived but lost to a wrong name (P-9), are shares named in the caption."""
+        from sim.core.game import Histogram
+
+        le = tables.get("loop_ends")
+        if le is None or not le.height:
+            return []
+        g = le.group_by("day", "ended").agg(pl.col("loops").sum()).sort("day")
+        total = int(g["loops"].sum())
+        if total == 0:
+            return []
+        died = g.filter(pl.col("ended") == "died")
+        rest = ", ".join(f"{r['ended']} {r['loops'] / total:.3f}" for r in
+                         g.filter(pl.col("ended") != "died").iter_rows(named=True) if r["loops"])
+        return [Histogram("loop_end_day", [str(d) for d in died["day"]],
+                          {"a death ended the loop": died["loops"].to_numpy()}, total, "day of the loop",
+                          "share of loops", "the day on which loops ended by a death",
+                          f"not drawn: {rest or 'none'}; all drawn: {died['loops'].sum() / total:.3f}")]
+
     def lengths(self, tables, cells):
         if "wins_by_loop" not in tables:
             return None
