@@ -74,6 +74,9 @@ class Matrix:
     cols: list[Tier]
     successes: np.ndarray
     games: np.ndarray
+    # (row, col) -> per-block (starts, games, successes) on the common streams: paired
+    # differences between cells (hidden_information)
+    blocks: dict = field(default_factory=dict)
 
     @property
     def rate(self) -> np.ndarray:
@@ -116,11 +119,14 @@ def measure(game: Game, tree: dict, rows: Sequence[Tier], cols: Sequence[Tier], 
         compiled[k] = comp
     s = np.zeros((len(rows), len(cols)), np.int64)
     g = np.zeros_like(s)
+    blocks = {}
 
     def done(res) -> None:
         i, j = pairs[res.index]
         row = res.tables["summary"].row(0, named=True)
         s[i, j], g[i, j] = row["successes"], res.games
+        b = res.tables["summary"].select("blocks").explode("blocks").unnest("blocks").sort("start")
+        blocks[i, j] = tuple(b[c].to_numpy() for c in ("start", "games", "successes"))
         if progress is not None:
             progress()
 
@@ -128,7 +134,51 @@ def measure(game: Game, tree: dict, rows: Sequence[Tier], cols: Sequence[Tier], 
         run_dask(jobs, client, done)
     else:
         run_local(jobs, compiled, done, threads)
-    return Matrix(list(rows), list(cols), s, g)
+    return Matrix(list(rows), list(cols), s, g, blocks)
+
+
+def honest_twin(t: Tier) -> str:
+    """The label of an oracle tier's honest counterpart: the same strategy without the
+    ``oracle_`` prefix, the same knobs (``oracle_planner@budget=64`` → ``planner@budget=64``)."""
+    from sim.core.views import ORACLE_PREFIX
+
+    mod, colon, name = t.name.rpartition(":")
+    return Tier(t.side, mod + colon + name[len(ORACLE_PREFIX):], t.knobs).label
+
+
+def hidden_information(m: Matrix) -> pl.DataFrame:
+    """The value of the hidden information: each oracle tier of the ladder against its honest
+    twin (:func:`honest_twin`, when it is on the ladder too), opponent by opponent — the
+    oracle's side's gain in the first side's rate (for the second side: how much lower the
+    first side's rate is against the oracle), with the 95% interval of the difference
+    paired over the cells' blocks (the same games: common random numbers)."""
+    from sim.analysis.restrict import paired_delta
+
+    out = []
+    for along, tiers, others in (("row", m.rows, m.cols), ("col", m.cols, m.rows)):
+        where = {t.label: k for k, t in enumerate(tiers)}
+        for k, t in enumerate(tiers):
+            h = where.get(honest_twin(t)) if t.oracle else None
+            if h is None:
+                continue
+            for o, other in enumerate(others):
+                a, b = ((k, o), (h, o)) if along == "row" else ((o, k), (o, h))
+                sa, sb = m.blocks.get(a), m.blocks.get(b)
+                if sa is not None and sb is not None and np.array_equal(sa[0], sb[0]):
+                    d, lo, hi = paired_delta(sb[2], sa[2], sa[1])
+                else:  # no blocks to pair: the two cells as independent binomials (wider)
+                    ra, rb = m.successes[a] / m.games[a], m.successes[b] / m.games[b]
+                    d = ra - rb
+                    half = Z95 * math.sqrt(ra * (1 - ra) / m.games[a] + rb * (1 - rb) / m.games[b])
+                    lo, hi = d - half, d + half
+                sign = 1.0 if along == "row" else -1.0  # the second side gains when the rate falls
+                lo, hi = sorted((sign * lo, sign * hi))
+                out.append({"side": t.side, "oracle": t.label, "honest": tiers[h].label, "against": other.label,
+                            "oracle_rate": float(m.rate[a]), "honest_rate": float(m.rate[b]),
+                            "gain": sign * d, "ci_low": lo, "ci_high": hi})
+    return pl.DataFrame(out, schema={"side": pl.String, "oracle": pl.String, "honest": pl.String,
+                                     "against": pl.String, "oracle_rate": pl.Float64, "honest_rate": pl.Float64,
+                                     "gain": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64})
 
 
 def strongest(m: Matrix) -> tuple[int, int]:

@@ -109,6 +109,19 @@ def _oracle_line(con, labels) -> None:
         con.print(f"[bold red]ORACLE tiers: {', '.join(o)} read hidden information (not honest play)[/bold red]")
 
 
+def _hidden_text(con, game, sides, hidden) -> None:
+    from rich.table import Table
+
+    t = Table(title=f"value of the hidden information: oracle − honest twin, in {sides[0]}'s {game.metric} "
+                    "(second side: how much lower), paired 95% CI")
+    for c in ("side", "oracle tier", "honest tier", "against", "oracle rate", "honest rate", "gain [95% CI]"):
+        t.add_column(c, justify="left" if c in ("side", "against") else "right")
+    for h in hidden:
+        t.add_row(h["side"], h["oracle"], h["honest"], h["against"], f"{h['oracle_rate']:.3f}",
+                  f"{h['honest_rate']:.3f}", f"{h['gain']:+.3f} [{h['ci_low']:+.3f}, {h['ci_high']:+.3f}]")
+    con.print(t)
+
+
 def _matrix_text(con, sides, frame, rows, cols, title) -> None:
     from rich.table import Table
 
@@ -168,7 +181,7 @@ def ladder_cmd(
     the competence check of the strongest honest tiers (restricted play)."""
     from rich.console import Console
 
-    from sim.analysis.metagame import MEASURE, measure
+    from sim.analysis.metagame import MEASURE, hidden_information, measure
     from sim.core.output import manifest
 
     game, tree, rows, cols, sides, extra = _prepare(game_name, tiers, config, sets, games, threads, ctx.args)
@@ -179,21 +192,24 @@ def ladder_cmd(
             m = measure(game, tree, rows, cols, games, seed, (MEASURE,), threads, tick, client)
         frame = m.frame()
         comp = _competence(game, tree, m, games, seed, threads) if competence else None
+        hidden = hidden_information(m).to_dicts()
         # the check's result is in the manifest (and --json): the directory keeps one table
         err = save_tables(od, {"ladder": frame}, manifest(game.name, tree, seed, {
             "command": "sim ladder", "games_per_cell": games, "metric": game.metric,
             "sides": list(sides), "rows": [r.label for r in rows], "cols": [c.label for c in cols], **extra,
-            **({"competence": comp} if comp else {})}))
+            **({"competence": comp} if comp else {}), **({"hidden_information": hidden} if hidden else {})}))
     if as_json:
         emit_json({"game": game.name, "metric": game.metric, "sides": list(sides), "games_per_cell": games,
                    "matrix": [{k: r[k] for k in ("row", "col", "rate", "ci_low", "ci_high", "games")}
                               for r in frame.iter_rows(named=True)],
-                   **({"competence": comp} if comp else {})})
+                   **({"competence": comp} if comp else {}), **({"hidden_information": hidden} if hidden else {})})
         return finish(err)
     con = Console()
     _oracle_line(con, [t.label for t in (*rows, *cols)])
     _matrix_text(con, sides, frame, rows, cols,
                  f"{game.name}: {game.metric} by tier ({games:,} games per cell, seed {seed})")
+    if hidden:
+        _hidden_text(con, game, sides, hidden)
     if comp:
         _competence_text(con, game, comp)
     if out is not None and not err:

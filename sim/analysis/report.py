@@ -133,6 +133,14 @@ def _tables_html(d: Loaded) -> str:
         if name in d.tables:
             out.append(f"<h2>{name}</h2>" + d.tables[name].drop("cell", strict=False).head(60).to_pandas()
                        .to_html(index=False, float_format=lambda x: f"{x:.4f}"))
+    hidden = d.manifest.get("hidden_information")
+    if hidden:  # sim ladder with oracle tiers and their honest twins
+        import pandas as pd
+
+        out.append("<h2>value of the hidden information</h2><p>Each oracle tier against its honest twin on "
+                   "the same games: the oracle side's gain in the first side's rate (for the second side, how "
+                   "much lower the rate is), with the paired 95% interval.</p>"
+                   + pd.DataFrame(hidden).to_html(index=False, float_format=lambda x: f"{x:.4f}"))
     loo = loo_table(d.tables)
     if loo:
         out.append(f"<h2>leave one out ({loo[0]})</h2>" + loo[1].drop("cell", strict=False).to_pandas()
