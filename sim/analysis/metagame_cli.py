@@ -112,13 +112,14 @@ def _oracle_line(con, labels) -> None:
 def _hidden_text(con, game, sides, hidden) -> None:
     from rich.table import Table
 
-    t = Table(title=f"value of the hidden information: oracle − honest twin, in {sides[0]}'s {game.metric} "
-                    "(second side: how much lower), paired 95% CI")
-    for c in ("side", "oracle tier", "honest tier", "against", "oracle rate", "honest rate", "gain [95% CI]"):
-        t.add_column(c, justify="left" if c in ("side", "against") else "right")
+    t = Table(title=f"value of the hidden information: the oracle's gain in {sides[0]}'s {game.metric} "
+                    f"({sides[1]}: how much lower it is), paired 95% CI")
+    for c in ("oracle − honest twin", "against", "rates", "gain [95% CI]"):
+        t.add_column(c, justify="right" if c in ("rates", "gain [95% CI]") else "left", no_wrap=c in ("rates", "gain [95% CI]"),
+                     overflow="fold")
     for h in hidden:
-        t.add_row(h["side"], h["oracle"], h["honest"], h["against"], f"{h['oracle_rate']:.3f}",
-                  f"{h['honest_rate']:.3f}", f"{h['gain']:+.3f} [{h['ci_low']:+.3f}, {h['ci_high']:+.3f}]")
+        t.add_row(f"{h['oracle']} − {h['honest']}", h["against"], f"{h['oracle_rate']:.3f} − {h['honest_rate']:.3f}",
+                  f"{h['gain']:+.3f} [{h['ci_low']:+.3f}, {h['ci_high']:+.3f}]")
     con.print(t)
 
 
