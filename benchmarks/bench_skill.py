@@ -80,10 +80,16 @@ def looper_player(player: str, games: int, scriptwriter: str = "random") -> dict
 
 
 def main() -> None:
+    # the machine's pace in the same run: random vs random, the cheapest Looper game (this
+    # machine's speed drifts by up to ±30 % from day to day; the ratio to it does not)
+    pace = looper_player("random", 1_000_000)
     looper = {
+        "looper_random_vs_random": pace,
         "looper_bayes_vs_random": looper_player("bayes", 10000),
         "looper_planner_vs_random": looper_player("planner", 5000),
     }
+    for k in ("looper_bayes_vs_random", "looper_planner_vs_random"):
+        looper[k]["times_slower_than_random"] = pace["games_per_second"] / looper[k]["games_per_second"]
     if "--looper-only" in sys.argv:
         out = looper
         if "--json" in sys.argv:
