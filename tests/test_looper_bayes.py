@@ -310,3 +310,46 @@ def test_rollouts_with_choice_risk_one_are_deterministic():
         assert a == b and not a[2], (a, b)
         drew_any += rollout(_rng(1), view, own, h, mv, 0, wts, pos, 1, 0.5)[2]
     assert drew_any > 0
+
+
+def test_a_candidate_with_the_greedy_sets_layouts_has_its_rollout():
+    """The planner takes the greedy set's rollout value for a candidate whose morning layouts
+    equal the greedy set's on every day left (``_same_days``) instead of rolling it out: over
+    random worlds and one-move changes (half of them to the place the character already
+    has), every such pair rolls out to the same value and days, and both answers occur."""
+    roster = resolve_setup(None)
+    R = roster.nb
+    rollout, same = stamped(B._rollout), stamped(B._same_days)
+    S = 1 + 2 * int(R.info[I.N_PERM]) + 2 * int(R.info[I.N_GUEST])
+    n, L, days = roster.n_chars, int(R.info[I.N_LOC]), int(R.info[I.DAYS])
+    _, view, own = _history(roster, [], [], 0, 4)  # loop 1, day 2
+    wts = np.zeros(n)
+    wts[0] = 1.0
+    pos = np.zeros(n, np.int64)
+    r = np.random.default_rng(5)
+    seen = {True: 0, False: 0}
+    for _ in range(300):
+        h = np.full(S, -1, np.int64)
+        h[0] = r.integers(1, n)
+        for j in range(int(R.info[I.N_PERM])):
+            h[1 + 2 * j], h[2 + 2 * j] = r.integers(1, n), r.integers(L)
+        for j in range(int(R.info[I.N_GUEST])):
+            h[S - 2 * int(R.info[I.N_GUEST]) + 2 * j:][:2] = r.integers(1, n), r.integers(L)
+        if not VALID(R, h):
+            continue
+        mv0 = np.full((2, 2), -1, np.int64)
+        mv0[0] = r.integers(n), r.integers(L)
+        mvc = mv0.copy()
+        x = int(r.integers(n))
+        LAYOUT(R, h, int(view.day), view.alive, mv0, 1, pos)
+        mvc[1] = x, (pos[x] if r.random() < 0.5 else r.integers(L))
+        lay0 = np.zeros((days - int(view.day) + 1, n), np.int64)
+        for d in range(int(view.day), days + 1):
+            LAYOUT(R, h, d, view.alive, mv0, 1, lay0[d - int(view.day)])
+        eq = bool(same(R, h, int(view.day), days, view.alive, mvc, 2, lay0, pos))
+        seen[eq] += 1
+        a = rollout(_rng(1), view, own, h, mv0, 1, wts, pos, 1, 1.0)
+        b = rollout(_rng(1), view, own, h, mvc, 2, wts, pos, 1, 1.0)
+        if eq:
+            assert a[:2] == b[:2], (h, mv0, mvc, a, b)
+    assert seen[True] > 20 and seen[False] > 20, seen

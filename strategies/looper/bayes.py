@@ -39,8 +39,10 @@ changes of it) by determinised rollouts on sampled particles: the day, and with
 a protected character when it can with probability ``choice_risk``; it stops at ``budget``
 rolled-out days per decision, or after one round over its worlds when no rollout drew a
 random choice (``choice_risk`` 1: a second round would repeat the first); duplicate
-candidates are rolled out once. `oracle_planner` is the same planner whose only world is the
-true setup (it reads the judge's ``setup`` and ``key``: an oracle, labelled as such).
+candidates are rolled out once, and with ``choice_risk`` 1 a candidate whose layouts in a
+world equal the greedy set's on every day left takes the greedy set's value there.
+`oracle_planner` is the same planner whose only world is the true setup (it reads the
+judge's ``setup`` and ``key``: an oracle, labelled as such).
 """
 import numba as nb
 import numpy as np
@@ -899,6 +901,21 @@ def _rollout(rng, view, own, h, mv, k, wts, pos, horizon, cr):
 
 
 @nb.njit
+def _same_days(R, h, d0, d1, alive, mv, k, lay0, pos):
+    """Whether moves ``mv[:k]`` give world ``h`` the morning layouts ``lay0`` (another
+    candidate's) on every day ``d0 … d1``. Each character's place depends only on its own
+    move, whether it is alive and the scriptwriter's moves, so layouts equal under ``alive``
+    stay equal under any subset of it: the two rollouts then see the same days."""
+    n = R.info[I.N_CHARS]
+    for d in range(d0, d1 + 1):
+        layout_nb(R, h, d, alive, mv, k, pos)
+        for i in range(n):
+            if pos[i] != lay0[d - d0, i]:
+                return False
+    return True
+
+
+@nb.njit
 def plan_nb(rng, view, own, hs, nw, wts, out):
     """Candidate move sets scored by determinised rollouts on the worlds ``hs[:nw]``."""
     R = view.rules
@@ -966,14 +983,33 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
     # would repeat the same values
     score = unmanaged_nb(owned[2])
     runs = unmanaged_nb(owned[3])
+    # with choice_risk 1 a rollout draws nothing, so a candidate whose layouts in a world are
+    # the greedy set's (its changed move is overridden there, or leaves the character where
+    # it stands) has the greedy set's value there: taken, not rolled out again (the same
+    # value and days counted, so the same decisions)
+    exact = cr >= 1.0
+    d0 = view.day
+    d1 = d0 if horizon == 0 else R.info[I.DAYS]
+    lay_o = np.empty((d1 - d0 + 1, n), np.int64)
+    lay0 = unmanaged_nb(lay_o)
     spent = 0
     w = 0
     random = False
+    v0 = 0.0
+    used0 = 0
     while True:
+        if exact:
+            for d in range(d0, d1 + 1):
+                layout_nb(R, hs[w], d, view.alive, cm[0], ck[0], lay0[d - d0])
         for c in range(ncand):
             if dup[c]:
                 continue
-            v, used, drew = _rollout(rng, view, own, hs[w], cm[c], ck[c], wts, pos, horizon, cr)
+            if c > 0 and exact and _same_days(R, hs[w], d0, d1, view.alive, cm[c], ck[c], lay0, pos):
+                v, used, drew = v0, used0, False
+            else:
+                v, used, drew = _rollout(rng, view, own, hs[w], cm[c], ck[c], wts, pos, horizon, cr)
+            if c == 0:
+                v0, used0 = v, used
             random |= drew
             score[c] += v
             runs[c] += 1
@@ -989,7 +1025,7 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
         out[j, 0] = cm[bc, j, 0]
         out[j, 1] = cm[bc, j, 1]
     k = ck[bc]
-    keep_alive_nb(pos_o, owned)
+    keep_alive_nb(pos_o, owned, lay_o)
     return k
 
 
