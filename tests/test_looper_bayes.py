@@ -353,3 +353,88 @@ def test_a_candidate_with_the_greedy_sets_layouts_has_its_rollout():
         if eq:
             assert a[:2] == b[:2], (h, mv0, mvc, a, b)
     assert seen[True] > 20 and seen[False] > 20, seen
+
+
+def _random_world(r, R, S, n, L):
+    h = np.full(S, -1, np.int64)
+    h[0] = r.integers(1, n)
+    for j in range(int(R.info[I.N_PERM])):
+        h[1 + 2 * j], h[2 + 2 * j] = r.integers(1, n), r.integers(L)
+    g = int(R.info[I.N_GUEST])
+    for j in range(g):
+        h[S - 2 * g + 2 * j], h[S - 2 * g + 2 * j + 1] = r.integers(1, n), r.integers(L)
+    return h
+
+
+def test_the_greedy_move_search_is_the_obvious_one():
+    """bayes's move search (which skips moves that change no world's layout and reuses a
+    world's loss where a move leaves its layout alone) chooses exactly what the obvious
+    greedy search chooses: every mover to every place (in the same rotated order), each
+    weighed by the mean of its loss recomputed in every world, the best strict improvement
+    kept, until none is left."""
+    from sim.core.rng import randint_nb
+
+    roster = resolve_setup(None)
+    R = roster.nb
+    greedy, loss, risk = stamped(B.greedy_moves_nb), stamped(B._loss), stamped(B._risk_nb)
+    S = 1 + 2 * int(R.info[I.N_PERM]) + 2 * int(R.info[I.N_GUEST])
+    n, L = roster.n_chars, int(R.info[I.N_LOC])
+    cap = int(R.info[I.MOVES])
+    _, view, own = _history(roster, [], [], 0, 4)
+    r = np.random.default_rng(11)
+    moved_any = 0
+    for trial in range(25):
+        nw = int(r.integers(1, 9))
+        hs = np.zeros((nw, S), np.int64)
+        w = 0
+        while w < nw:
+            hs[w] = _random_world(r, R, S, n, L)
+            if r.random() < 0.3 and w:  # worlds that agree, as a posterior's often do
+                hs[w] = hs[w - 1]
+            w += VALID(R, hs[w])
+        wts = np.zeros(n)
+        wts[0] = 1.0
+        for c in r.choice(np.arange(1, n), 3, replace=False):
+            wts[c] = 1.0 / 3
+        out = np.full((cap, 2), -1, np.int64)
+        k = greedy(_rng(trial), view, own, hs, nw, wts, out)
+        # the obvious search, on the same stream (one draw per round: where the places start)
+        rng = _rng(trial)
+        pos = np.zeros(n, np.int64)
+        mv = np.full((cap, 2), -1, np.int64)
+
+        def mean(kk):
+            return sum(loss(view, own, hs[w], mv, kk, wts, pos, 1.0) for w in range(nw)) / nw
+
+        cur = mean(0)
+        want = 0
+        if cur > 0:
+            prot = sum(1 << i for i in range(n) if wts[i] > 0) & int(view.alive)
+            movers = 0
+            for w in range(nw):
+                at = int(risk(view, own, hs[w], mv, 0, pos)) & prot
+                for i in range(n):
+                    if at >> i & 1:
+                        movers |= sum(1 << x for x in range(n) if pos[x] == pos[i] or x == i)
+            movers &= int(view.alive)
+            moved = 0
+            while want < cap and cur > 0:
+                best, bx, bl = cur - 1e-9, -1, -1
+                off = randint_nb(rng, L)
+                for x in range(n):
+                    if not (movers >> x & 1) or moved >> x & 1:
+                        continue
+                    for s in range(L):
+                        mv[want] = x, (off + s) % L
+                        v = mean(want + 1)
+                        if v < best:
+                            best, bx, bl = v, x, (off + s) % L
+                if bx < 0:
+                    break
+                mv[want] = bx, bl
+                moved |= 1 << bx
+                cur = best
+                want += 1
+        assert k == want and (out[:k] == mv[:want]).all(), (trial, out[:k], mv[:want])
+        moved_any += k > 0
+    assert moved_any >= 5, moved_any

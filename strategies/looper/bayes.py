@@ -709,13 +709,20 @@ def _risk_nb(view, own, h, mv, k, pos):
 
 
 @nb.njit
-def _mean_loss(view, own, hs, nw, mv, k, wts, pos, cr, above=np.inf):
-    """The mean loss over the worlds; once the running sum shows it is at least ``above``
-    (losses are never negative) it stops and returns that partial mean, so a caller that
-    keeps only means below ``above`` decides exactly as with the full mean."""
+def _mean_loss(view, own, hs, nw, mv, k, wts, pos, cr, base, same, each, above=np.inf):
+    """The mean loss over the worlds, each world's loss kept in ``each``; a world where
+    ``same`` says the moves leave the layout of ``base``'s moves (bit w set) takes its loss
+    ``base[w]`` (the same layout, the same day, the same value). Once the running sum
+    shows the mean is at least ``above`` (losses are never negative) it stops and returns
+    that partial mean, so a caller that keeps only means below ``above`` decides exactly as
+    with the full mean (and only a full evaluation is ever kept)."""
     s = 0.0
     for w in range(nw):
-        s += _loss(view, own, hs[w], mv, k, wts, pos, cr)
+        if same & _bit(w):
+            each[w] = base[w]
+        else:
+            each[w] = _loss(view, own, hs[w], mv, k, wts, pos, cr)
+        s += each[w]
         if s / nw >= above:
             return s / nw
     return s / nw
@@ -734,9 +741,15 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
     cr = _knob(view, K_CHOICE_RISK, 1.0)
     pos_o = np.empty(n, np.int64)
     pos = unmanaged_nb(pos_o)
-    cur = _mean_loss(view, own, hs, nw, out, 0, wts, pos, cr)
+    # each world's loss under the moves chosen so far, under the candidate being weighed,
+    # and under the best candidate of the round
+    loss_o = np.empty((3, max(nw, 1)))
+    base = unmanaged_nb(loss_o[0])
+    each = unmanaged_nb(loss_o[1])
+    kept = unmanaged_nb(loss_o[2])
+    cur = _mean_loss(view, own, hs, nw, out, 0, wts, pos, cr, base, U0, base)
     if cur <= 0.0:
-        keep_alive_nb(pos_o)
+        keep_alive_nb(pos_o, loss_o)
         return 0
     # movers: the protected characters at risk in some world, and whoever shares a place
     # with one there (a likely killer)
@@ -764,6 +777,7 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
     held = unmanaged_nb(lay_o[1])
     for w in range(nw):
         held[w] = _overridden(R, hs[w], view.day)
+    every = ~U0 if nw >= 64 else _bit(nw) - U1
     k = 0
     moved = U0
     while k < cap and cur > 0.0:
@@ -780,26 +794,29 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
             out[k, 0] = x
             for s in range(L):
                 out[k, 1] = (off + s) % L
-                same = True
+                same = U0  # the worlds whose layout the move leaves as it is
                 for w in range(nw):
-                    if not (held[w] & _bit(x)) and lay[w, x] != out[k, 1]:
-                        same = False
-                        break
-                if same:
+                    if (held[w] & _bit(x)) or lay[w, x] == out[k, 1]:
+                        same |= _bit(w)
+                if same == every:
                     continue
-                v = _mean_loss(view, own, hs, nw, out, k + 1, wts, pos, cr, best)
+                v = _mean_loss(view, own, hs, nw, out, k + 1, wts, pos, cr, base, same, each, best)
                 if v < best:
                     best = v
                     bx = x
                     bl = out[k, 1]
+                    for w in range(nw):
+                        kept[w] = each[w]
         if bx < 0:
             break
         out[k, 0] = bx
         out[k, 1] = bl
         moved |= _bit(bx)
         cur = best
+        for w in range(nw):
+            base[w] = kept[w]
         k += 1
-    keep_alive_nb(pos_o, lay_o)
+    keep_alive_nb(pos_o, lay_o, loss_o)
     return k
 
 
