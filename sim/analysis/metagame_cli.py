@@ -115,10 +115,11 @@ def _hidden_text(con, game, sides, hidden) -> None:
     t = Table(title=f"value of the hidden information: the oracle's gain in {sides[0]}'s {game.metric} "
                     f"({sides[1]}: how much lower it is), paired 95% CI")
     for c in ("oracle − honest twin", "against", "rates", "gain [95% CI]"):
-        t.add_column(c, justify="right" if c in ("rates", "gain [95% CI]") else "left", no_wrap=c in ("rates", "gain [95% CI]"),
-                     overflow="fold")
+        numbers = c in ("rates", "gain [95% CI]")
+        t.add_column(c, justify="right" if numbers else "left", no_wrap=numbers, overflow="fold")
     for h in hidden:
-        t.add_row(f"{h['oracle']} − {h['honest']}", h["against"], f"{h['oracle_rate']:.3f} − {h['honest_rate']:.3f}",
+        t.add_row(f"{h['oracle']} − {h['honest']}", h["against"],
+                  f"{h['oracle_rate']:.3f} − {h['honest_rate']:.3f}",
                   f"{h['gain']:+.3f} [{h['ci_low']:+.3f}, {h['ci_high']:+.3f}]")
     con.print(t)
 

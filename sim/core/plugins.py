@@ -41,6 +41,5 @@ class Registry(Generic[T]):
             if not hasattr(mod, attr):
                 raise SimInputError(f"{self.what} {spec!r}: {mod_name!r} has no {attr!r}")
             return self._wrap(getattr(mod, attr), spec)
-        raise SimInputError(
-            f"unknown {self.what} {spec!r}{did_you_mean(spec, self.names())}; choose one of {', '.join(self.names())} or give module:function"
-        )
+        raise SimInputError(f"unknown {self.what} {spec!r}{did_you_mean(spec, self.names())}; "
+                            f"choose one of {', '.join(self.names())} or give module:function")
