@@ -329,12 +329,7 @@ def test_a_candidate_with_the_greedy_sets_layouts_has_its_rollout():
     r = np.random.default_rng(5)
     seen = {True: 0, False: 0}
     for _ in range(300):
-        h = np.full(S, -1, np.int64)
-        h[0] = r.integers(1, n)
-        for j in range(int(R.info[I.N_PERM])):
-            h[1 + 2 * j], h[2 + 2 * j] = r.integers(1, n), r.integers(L)
-        for j in range(int(R.info[I.N_GUEST])):
-            h[S - 2 * int(R.info[I.N_GUEST]) + 2 * j:][:2] = r.integers(1, n), r.integers(L)
+        h = _random_world(r, R, S, n, L)
         if not VALID(R, h):
             continue
         mv0 = np.full((2, 2), -1, np.int64)

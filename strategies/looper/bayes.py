@@ -885,6 +885,12 @@ def _choose_victim(rng, cand, wts, cr):
 
 
 @nb.njit
+def _last_day(view, horizon):
+    """The last day a rollout plays: today (horizon 0) or the loop's last (horizon 1)."""
+    return view.day if horizon == 0 else view.rules.info[I.DAYS]
+
+
+@nb.njit
 def _rollout(rng, view, own, h, mv, k, wts, pos, horizon, cr):
     """Value of moves ``mv[:k]`` in world ``h`` (its key person ``h[0]``): 0 when the
     protagonist or that key person dies by the end of today (horizon 0) or of the loop
@@ -894,9 +900,8 @@ def _rollout(rng, view, own, h, mv, k, wts, pos, horizon, cr):
     R = view.rules
     buf = own.buf
     n = R.info[I.N_CHARS]
-    days = R.info[I.DAYS]
     alive = view.alive
-    last = view.day if horizon == 0 else days
+    last = _last_day(view, horizon)
     used = 0
     drew = False
     for d in range(view.day, last + 1):
@@ -1006,7 +1011,7 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
     # value and days counted, so the same decisions)
     exact = cr >= 1.0
     d0 = view.day
-    d1 = d0 if horizon == 0 else R.info[I.DAYS]
+    d1 = _last_day(view, horizon)  # the days a rollout plays: the same the skip compares
     lay_o = np.empty((d1 - d0 + 1, n), np.int64)
     lay0 = unmanaged_nb(lay_o)
     spent = 0
