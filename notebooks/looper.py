@@ -35,7 +35,7 @@ from sim.sweep.run import run_sweep
 from sim.sweep.spec import parse_spec
 
 GAMES = int(os.environ.get("SIM_NB_GAMES", 20_000))
-OUT = Path(os.environ.get("SIM_NB_OUT", tempfile.mkdtemp(prefix="looper-nb-")))
+OUT = Path(os.environ.get("SIM_NB_OUT") or tempfile.mkdtemp(prefix="looper-nb-"))
 
 # %% [markdown]
 # ## The data: every number is in `sim/looper/data/base.toml`

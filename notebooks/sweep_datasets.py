@@ -37,7 +37,7 @@ from sim.sweep.run import run_sweep
 from sim.sweep.spec import parse_spec
 
 GAMES = int(os.environ.get("SIM_NB_GAMES", 20_000))
-OUT = Path(os.environ.get("SIM_NB_OUT", tempfile.mkdtemp(prefix="datasets-nb-")))
+OUT = Path(os.environ.get("SIM_NB_OUT") or tempfile.mkdtemp(prefix="datasets-nb-"))
 
 for raw in (
     {"game": "werewolf", "name": "runoffs", "seed": 1, "games": GAMES,

@@ -35,7 +35,7 @@ from sim.trpg.game import run
 from sim.trpg.sheets import resolve_setup
 
 GAMES = int(os.environ.get("SIM_NB_GAMES", 20_000))
-OUT = Path(os.environ.get("SIM_NB_OUT", tempfile.mkdtemp(prefix="trpg-nb-")))
+OUT = Path(os.environ.get("SIM_NB_OUT") or tempfile.mkdtemp(prefix="trpg-nb-"))
 ALLEY = Path(__import__("sim.trpg", fromlist=["x"]).__file__).parent / "data" / "scenarios" / "alley.toml"
 
 # %% [markdown]

@@ -36,7 +36,7 @@ from sim.werewolf.game import run
 from sim.werewolf.roles import build_config
 
 GAMES = int(os.environ.get("SIM_NB_GAMES", 50_000))
-OUT = Path(os.environ.get("SIM_NB_OUT", tempfile.mkdtemp(prefix="werewolf-nb-")))
+OUT = Path(os.environ.get("SIM_NB_OUT") or tempfile.mkdtemp(prefix="werewolf-nb-"))
 
 # %% [markdown]
 # ## The data: roles and variants in `sim/werewolf/data/roles.toml`

@@ -36,6 +36,9 @@ def test_notebook_executes(name, tmp_path, monkeypatch):
     nb = jupytext.read(NB / name)
     monkeypatch.setenv("SIM_NB_GAMES", "600")
     monkeypatch.setenv("SIM_NB_OUT", str(tmp_path / "out"))
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp))  # the kernel's temp files land here
     monkeypatch.setenv("MPLBACKEND", "Agg")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(NB.parent), os.environ.get("PYTHONPATH", "")]))
     client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
@@ -44,3 +47,5 @@ def test_notebook_executes(name, tmp_path, monkeypatch):
     assert not [o for o in outputs if o.get("output_type") == "error"]
     # the last figure or table was really produced
     assert any(o.get("output_type") in ("execute_result", "display_data") for o in outputs)
+    # given SIM_NB_OUT, the notebook makes no output folder of its own (none left behind)
+    assert not list(tmp.glob("*-nb-*")), sorted(p.name for p in tmp.iterdir())

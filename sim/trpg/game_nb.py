@@ -73,28 +73,28 @@ def new_counts(sc):
 # re-declared by sim.core.kernels.specialize, so they stay in this module.
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def no_target_nb(rng, view, actor, cands):
     if actor >= 0:
         raise ValueError("a character names a target plug-in but none is bound")
     return -1
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def no_reaction_nb(rng, view, d, attacker, can_dodge):
     if d >= 0:
         raise ValueError("a character names a reaction plug-in but none is bound")
     return 0
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def no_oracle_nb(rng, view, actor, cands):
     if actor >= 0:
         raise ValueError("a character names the oracle_focus target but the kernel was built without it")
     return -1
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def side_rng_nb(srngs, key, info, s):
     """Side s's decision stream of this combat (seeded at its first use)."""
     if not (info[I_SEEDED] >> s) & 1:
@@ -103,7 +103,7 @@ def side_rng_nb(srngs, key, info, s):
     return srngs[s]
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def h_target_nb(srngs, key, pb, view, actor, cands):
     sc = view.sc
     rng = side_rng_nb(srngs, key, view.info, sc.chars[actor, CF.SIDE])
@@ -116,7 +116,7 @@ def h_target_nb(srngs, key, pb, view, actor, cands):
     return builtin_target(rng, honest_view_nb(pb, sc, view.bs, rnd, actor), actor, cands)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def h_reaction_nb(srngs, key, pb, view, d, attacker, can_dodge):
     sc = view.sc
     rng = side_rng_nb(srngs, key, view.info, sc.chars[d, CF.SIDE])
@@ -226,7 +226,7 @@ def damage_nb(cx, log, attacker, d, w, crit, covered, allow_reaction):
     return dmg
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def attack_nb(rng, b, sc, view, cx, log, i, t, w):
     """Attack t with weapon w; returns True when a critical grants another main action (R-2 variant)."""
     band = min(distance_nb(view, i, t), 3)
@@ -284,7 +284,7 @@ def attack_nb(rng, b, sc, view, cx, log, i, t, w):
     return crit and sc.rules[RL.CRIT_FREE] == 1
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def take_turn_nb(rng, view, cx, log, srngs, key, pb, i):
     # one tuple argument, not three: every array passed costs a refcount call pair
     b = Battle(view.bs, view.info)

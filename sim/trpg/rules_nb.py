@@ -10,7 +10,7 @@ from sim.trpg.enums import B, RL
 CUM3D6 = np.array([0, 0, 0, 1, 4, 10, 20, 35, 56, 81, 108, 135, 160, 181, 196, 206, 212, 215, 216], np.int64)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def p_success216_nb(target, penalty):
     """Outcomes of 216 that succeed: natural 3 always, natural 18 never (R-1)."""
     k = target - penalty
@@ -21,7 +21,7 @@ def p_success216_nb(target, penalty):
     return CUM3D6[k]
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def distance_nb(view, i, j):
     dx = abs(view.bs[i, B.X] - view.bs[j, B.X])
     if view.sc.rules[RL.GRID] == 0:
@@ -29,7 +29,7 @@ def distance_nb(view, i, j):
     return max(dx, abs(view.bs[i, B.Y] - view.bs[j, B.Y]))
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def dice_mean2_nb(sc, d):
     """Twice the mean of dice row d (integer)."""
     row = sc.dice[d]
@@ -44,14 +44,14 @@ def dice_mean2_nb(sc, d):
 G_NONE, G_ROLL, G_DIGIT, G_ARM = 0, 1, 2, 3
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def digit2_nb(d2):
     """Twice what a last-digit guard absorbs of a damage of mean d2 / 2 (rough: all of it
     below 10, else 4.5 on average)."""
     return d2 if d2 < 20 else 9
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def auto_choice_nb(can_dodge, pd, min216, d2, kind, g2, skill, pen, my2, horizon):
     """The ``auto`` reaction (T-11): 0 none, 1 dodge or 2 guard, whichever leaves the least
     expected damage, in units of 1/432 HP (integers: the same in every caller). ``pd``: the

@@ -19,12 +19,12 @@ U1 = np.uint64(1)
 ACT_ATTACK, ACT_CLOSE_IN, ACT_AWAY = 0, 1, 2  # what a turn's main action does (take_turn_nb)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def _bit_nb(i):
     return U1 << np.uint64(i)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def roll3d6_nb(rng):
     return randint_nb(rng, 6) + randint_nb(rng, 6) + randint_nb(rng, 6) + 3
 
@@ -61,7 +61,7 @@ def reset_battle_nb(b, sc):
             b.bs[i, B.ITEM0 + k] = sc.chars[i, CF.ITEM0 + N_IF * k + IF.COUNT]
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def check_nb(rng, b, sc, actor, target, penalty, log, kind):
     """A 3d6 check (R-1); a monologue's pending criticals are used first on the check kinds
     the strategy gives them to (``strategy.monologue_checks``, R-20, T-5).
@@ -82,12 +82,12 @@ def check_nb(rng, b, sc, actor, target, penalty, log, kind):
     return oc
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def base_penalty_nb(b, sc, i):
     return b.bs[i, B.SYM_PEN] + sc.rules[RL.SLEEP_PENALTY]
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def arm_penalty_nb(b, i):
     p = 0
     for a in range(2):
@@ -96,7 +96,7 @@ def arm_penalty_nb(b, i):
     return p
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def lose_mp_nb(rng, b, sc, i, amount, log):
     """MP drops; crossing to <= 0 rolls the symptom table and maybe kaii control (R-11)."""
     if amount <= 0:
@@ -119,7 +119,7 @@ def lose_mp_nb(rng, b, sc, i, amount, log):
         emit_nb(log, EV.SYMPTOM, i, r, row, b.bs[i, B.SYM_PEN], ctrl, sc.chars[i, CF.SP] // 5)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def pay_nb(rng, b, sc, i, cost, log):
     """An ability of cost c is free while c <= SP; otherwise c - SP MP per use."""
     sp = sc.chars[i, CF.SP]
@@ -127,7 +127,7 @@ def pay_nb(rng, b, sc, i, cost, log):
         lose_mp_nb(rng, b, sc, i, cost - sp, log)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def monologue_nb(b, sc, i, log, why):
     emit_nb(log, EV.MONOLOGUE, i, why, sc.chars[i, CF.MP])
     b.bs[i, B.MONO_USED] = 1
@@ -138,7 +138,7 @@ def monologue_nb(b, sc, i, log, why):
     b.bs[i, B.CTRL] = 0
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def use_item_nb(rng, b, sc, i, log):
     """The first item slot of i the strategy would use now (R-19, T-12): a heal_hp item at HP
     at most ``strategy.item_hp_at`` of the maximum (and below it), a heal_mp item at MP at
@@ -185,12 +185,12 @@ def use_item_nb(rng, b, sc, i, log):
     return 0
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def reach_nb(sc, w, band):
     return band <= 1 if sc.weapons[w, WF.KIND] == K.MELEE else True
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def fall_if_down_nb(b, i, log):
     if b.bs[i, B.HP] <= 0 and b.bs[i, B.STATUS] == ST.OK:
         b.bs[i, B.STATUS] = ST.FALLEN
@@ -198,14 +198,14 @@ def fall_if_down_nb(b, i, log):
         emit_nb(log, EV.FALL, i, b.bs[i, B.HP])
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def set_hp_nb(b, sc, i, hp):
     """HP of i becomes hp (and its band, B.BAND, with it)."""
     b.bs[i, B.HP] = hp
     b.bs[i, B.BAND] = hp_band_nb(hp, sc.chars[i, CF.HP])
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def apply_damage_nb(b, sc, attacker, d, dmg, log):
     set_hp_nb(b, sc, d, b.bs[d, B.HP] - dmg)
     b.bs[attacker, B.DEALT] += dmg
@@ -214,7 +214,7 @@ def apply_damage_nb(b, sc, attacker, d, dmg, log):
     fall_if_down_nb(b, d, log)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def step_toward_nb(b, view, i, t, away):
     """One square toward (or away from) t."""
     dx = view.bs[t, B.X] - view.bs[i, B.X]
@@ -226,7 +226,7 @@ def step_toward_nb(b, view, i, t, away):
         b.bs[i, B.Y] += s * (1 if dy > 0 else -1)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def other_fumble_nb(b, sc, i, log):
     """A fumbled check that is not an attack (dodge, move, cover): R-3 lose_turn, unless
     ``rules.fumble_applies_to = "attack"`` (R-15)."""
@@ -235,7 +235,7 @@ def other_fumble_nb(b, sc, i, log):
         emit_nb(log, EV.LOSE_TURN, i)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def move_nb(rng, b, sc, view, i, t, away, log):
     """Athletics check: success spends the main action, failure main and sub; one square
     either way — but a failure with the sub action already spent does not move (R-16)."""
@@ -251,19 +251,19 @@ def move_nb(rng, b, sc, view, i, t, away, log):
         step_toward_nb(b, view, i, t, away)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def standing_nb(b, i):
     """On its feet (possibly kaii-controlled): a legal target."""
     return b.bs[i, B.STATUS] == ST.OK
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def can_act_nb(b, i):
     """Standing and in control of itself: counts for its side (a side loses without one)."""
     return b.bs[i, B.STATUS] == ST.OK and b.bs[i, B.CTRL] == 0
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def reload_if_empty_nb(b, sc, i, w, log):
     """Reload the equipped weapon when empty; True when that spends the main action. A
     thrown weapon is never reloaded (R-17: once thrown it is gone)."""
@@ -277,14 +277,14 @@ def reload_if_empty_nb(b, sc, i, w, log):
     return False
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def usable_nb(b, sc, i, s, band):
     """Weapon slot s of i reaches ``band`` and is not spent (an empty thrown weapon, R-17)."""
     w = sc.char_weapons[i, s]
     return reach_nb(sc, w, band) and not (sc.weapons[w, WF.AMMO] > 0 and b.bs[i, B.AMMO0 + s] == 0)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def turn_pos_nb(sc, side):
     """Where ``side`` acts in a round (R-4: the first side, then the others in order)."""
     first = sc.rules[RL.FIRST_SIDE]
@@ -293,7 +293,7 @@ def turn_pos_nb(sc, side):
     return side + 1 if side < first else side
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def sides_able_nb(b, sc):
     """Bit mask of sides with a member able to act."""
     m = 0
@@ -303,7 +303,7 @@ def sides_able_nb(b, sc):
     return m
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def kite_nb(b, sc, i, t, w, band):
     """``keep_range`` with the ranged / thrown weapon w against target t (T-6), from what the
     table sees: t's weapon in hand, whether t has spent its sub action this round, the turn

@@ -58,7 +58,7 @@ OracleView = namedtuple("OracleView", ORACLE_FIELDS)
 HIDDEN = -(1 << 40)  # `hp` of a character whose exact HP the perceiver does not know
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def hp_band_nb(hp, max_hp):
     """The coarse band of ``hp`` out of ``max_hp`` (0 … 3, see :data:`WHITELIST`)."""
     if hp <= 0:
@@ -77,7 +77,7 @@ def new_board_nb(sc):
     return np.full((sc.chars.shape[0], 1), HIDDEN, np.int64)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def honest_view_nb(hid, sc, bs, rnd, me):
     """Character ``me``'s view: read-only windows on exactly the whitelisted columns of the
     battle table ``bs`` (B.X, B.Y, B.STATUS, B.CTRL, the band B.BAND, the weapon in hand
@@ -92,7 +92,7 @@ def honest_view_nb(hid, sc, bs, rnd, me):
                 readonly_nb(sc.dice))
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def oracle_view_nb(hid, sc, bs, rnd, me):
     """The judge's view for an ``oracle_…`` strategy (same arguments as :func:`honest_view_nb`)."""
     ro = ScenarioNB(readonly_nb(sc.chars), readonly_nb(sc.skills), readonly_nb(sc.weapons),
@@ -101,7 +101,7 @@ def oracle_view_nb(hid, sc, bs, rnd, me):
     return OracleView(me, rnd, ro, readonly_nb(bs))
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def view_distance_nb(view, i, j):
     """Distance between i and j as the view shows it (R-6)."""
     dx = abs(view.x[i] - view.x[j])

@@ -27,7 +27,7 @@ from sim.trpg.views import view_distance_nb
 U1 = np.uint64(1)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def _mean2_nb(view, d):
     """Twice the mean of dice row d of the view's dice table (integer)."""
     row = view.dice[d]
@@ -37,7 +37,7 @@ def _mean2_nb(view, d):
     return m
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def builtin_target_nb(rng, view, actor, cands):
     """Per-character choice: random | weakest | nearest | most dangerous (ties: sheet order)."""
     how = view.sheet[CF.S_TARGET]
@@ -63,7 +63,7 @@ def builtin_target_nb(rng, view, actor, cands):
     return best
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def builtin_reaction_nb(rng, view, d, attacker, can_dodge):
     """none | dodge | guard | auto (dodge when its chance >= the sheet's threshold, else guard)."""
     how = view.sheet[CF.S_REACTION]
@@ -103,7 +103,7 @@ def builtin_reaction_nb(rng, view, d, attacker, can_dodge):
                           _mean2_nb(view, view.weapons[me, WF.DICE]), view.sheet[CF.S_ARM_HORIZON])
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def oracle_focus_nb(rng, view, actor, cands):
     """ORACLE: the candidate with the lowest exact HP (the judge's table; ties: sheet order)."""
     best = -1

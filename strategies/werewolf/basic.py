@@ -9,23 +9,23 @@ from sim.werewolf.enums import WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_RE
 U1 = np.uint64(1)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def others_alive_nb(view):
     return view.alive & ~(U1 << np.uint64(view.me))
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def random_vote_nb(rng, view, cands):
     return choose_bit_nb(rng, cands)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def random_divine_nb(rng, view):
     m = others_alive_nb(view)
     return choose_bit_nb(rng, m) if m else -1
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def random_mark_nb(rng, view):
     m = others_alive_nb(view)
     last = view.last_mark
@@ -34,7 +34,7 @@ def random_mark_nb(rng, view):
     return choose_bit_nb(rng, m) if m else -1
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def random_subset_nb(rng, avail, k):
     m = np.uint64(0)
     for _ in range(k):
@@ -46,7 +46,7 @@ def random_subset_nb(rng, avail, k):
     return m
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def random_protect_nb(rng, view):
     """A uniformly random set of protect_count others, never last night's set (Q-1)."""
     avail = others_alive_nb(view)
@@ -60,7 +60,7 @@ def random_protect_nb(rng, view):
             return m
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def random_witch_nb(rng, view):
     """Pass, eliminate a living other or revive an out other, uniformly over these options."""
     me = view.me
@@ -84,17 +84,17 @@ def random_witch_nb(rng, view):
     return WITCH_REVIVE * WITCH_BASE + lowest_nb(m)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def random_attack_nb(rng, view, cands):
     return choose_bit_nb(rng, cands)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def silent_nb(rng, view):
     return -1
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def knob_nb(view, slot, default):
     """The side's value of knob ``slot`` (NaN or absent: its declared default)."""
     if slot < view.knobs.shape[0]:
@@ -104,7 +104,7 @@ def knob_nb(view, slot, default):
     return default
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def chance_nb(rng, p):
     """True with probability p; draws only when 0 < p < 1 (so p = 1 replays p-free play)."""
     if p >= 1.0:
@@ -114,7 +114,7 @@ def chance_nb(rng, p):
     return uniform_nb(rng) < p
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def known_nb(view, read):
     """Participants the acting one knows to read ``read`` (its own row of ``know``)."""
     m = np.uint64(0)

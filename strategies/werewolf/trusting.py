@@ -47,12 +47,12 @@ WOLF_KNOBS = (
 )
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def _my_ability_nb(view):
     return view.rules.table[view.my_role, RF.ABILITY]
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def _reported_nb(view, read):
     """Participants that some living claimer reported as ``read`` (1 wolf, 0 village)."""
     n = view.n
@@ -65,12 +65,12 @@ def _reported_nb(view, read):
     return m
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def _claimers_nb(view):
     return view.claimed[CLAIM_SEER]
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def _pick_nb(rng, prefer, cands, me):
     m = prefer & cands & ~(U1 << np.uint64(me))
     if m:
@@ -79,7 +79,7 @@ def _pick_nb(rng, prefer, cands, me):
     return choose_bit_nb(rng, m if m else cands)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def village_vote_nb(rng, view, cands):
     me = view.me
     if _my_ability_nb(view) == Ab.DIVINE:
@@ -96,7 +96,7 @@ def village_vote_nb(rng, view, cands):
     return _pick_nb(rng, ~cleared, cands, me)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def village_divine_nb(rng, view):
     m = others_alive_nb(view) & ~_known_nb(view, 0) & ~_known_nb(view, 1)
     if not m:
@@ -108,7 +108,7 @@ def village_divine_nb(rng, view):
     return t
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def village_speak_nb(rng, view):
     if _my_ability_nb(view) != Ab.DIVINE or view.mem[MEM_LAST_DIVINED] == 0:
         return -1
@@ -118,7 +118,7 @@ def village_speak_nb(rng, view):
     return t * 2 + view.know[t]
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def village_protect_nb(rng, view):
     avail = others_alive_nb(view)
     k = min(view.rules.table[view.my_role, RF.PROTECT], popcount_nb(avail))
@@ -132,7 +132,7 @@ def village_protect_nb(rng, view):
     return m
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def village_witch_nb(rng, view):
     me = view.me
     wolves = (_reported_nb(view, 1) | _known_nb(view, 1)) & others_alive_nb(view)
@@ -146,7 +146,7 @@ def village_witch_nb(rng, view):
     return WITCH_PASS * WITCH_BASE
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def wolf_vote_nb(rng, view, cands):
     me = view.me
     team = _known_nb(view, 1)
@@ -156,7 +156,7 @@ def wolf_vote_nb(rng, view, cands):
     return _pick_nb(rng, ~team, cands, me)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def wolf_attack_nb(rng, view, cands):
     seers = _claimers_nb(view) & cands
     if seers and knob_nb(view, KW_HUNT, 1.0) != 0.0:
@@ -164,7 +164,7 @@ def wolf_attack_nb(rng, view, cands):
     return choose_bit_nb(rng, cands)
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def wolf_mark_nb(rng, view):
     if knob_nb(view, KW_FRAME, 1.0) == 0.0:
         return random_mark_nb(rng, view)
@@ -189,7 +189,7 @@ def wolf_mark_nb(rng, view):
     return best
 
 
-@nb.njit(inline="always")
+@nb.njit(forceinline=True)
 def wolf_speak_nb(rng, view):
     """The accomplice fake-claims seer, 'finding' a village-team participant as wolf."""
     if view.rules.table[view.my_role, RF.MADMAN] != 1:
