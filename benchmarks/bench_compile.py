@@ -64,8 +64,13 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=1, help="compiles per kernel (the fastest is printed)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
+    chosen = {label: k for label, k in KERNELS.items() if a.only in label}
+    if a.repeat < 1:
+        ap.error(f"--repeat must be at least 1, got {a.repeat}")
+    if not chosen:
+        ap.error(f"--only {a.only!r} matches no kernel; the kernels: {', '.join(KERNELS)}")
     res = {f"{label}_compile_seconds": min(compile_seconds(imports, call) for _ in range(a.repeat))
-           for label, (imports, call) in KERNELS.items() if a.only in label}
+           for label, (imports, call) in chosen.items()}
     report(res, a.json)
 
 
