@@ -433,3 +433,160 @@ def test_the_greedy_move_search_is_the_obvious_one():
         assert k == want and (out[:k] == mv[:want]).all(), (trial, out[:k], mv[:want])
         moved_any += k > 0
     assert moved_any >= 5, moved_any
+
+
+# ---- shortcuts that must not change a decision ---------------------------------------------
+
+def _repeating_player(seed, n, L, mpd):
+    """A player that repeats yesterday's moves half the time (quiet days with the same moves
+    then repeat, which the digest skips) and else makes random moves."""
+    r = np.random.default_rng(seed)
+    last = np.full((mpd, 2), -1, np.int64)
+    k = [0]
+
+    def mv(rng, view, own, out):
+        if r.random() >= 0.5:
+            k[0] = int(r.integers(mpd + 1))
+            for j in range(k[0]):
+                last[j] = r.integers(n), r.integers(L)
+        out[:mpd] = last
+        return k[0]
+    return mv
+
+
+def _views_by_day(v, res, days):
+    """The player's view on each morning of a finished game (loop, day, the living; later
+    loops' ends not yet known), in the order the game met them."""
+    out = []
+    n = v.ann.shape[2]
+    for lp in range(len(res["loop_end"])):
+        e = res["loop_end"][lp]
+        ends = np.array(v.loop_end)
+        ends[lp:] = 0
+        alive = (1 << n) - 1
+        for d in range(1, (e if 1 <= e <= days else days) + 1):
+            out.append(v._replace(loop=np.int64(lp), day=np.int64(d), alive=np.uint64(alive), loop_end=ends))
+            alive &= ~sum(1 << c for c in range(n) if v.ann[lp, d - 1, c] >= 0)
+    return out
+
+
+@pytest.mark.parametrize("name", ["base", "precedence_key", "locked"])
+def test_the_digest_keeps_only_consistent_particles(name):
+    """update_nb skips re-simulating a particle's day when an earlier particle had the same
+    layout that day, and skips a quiet day that repeats an earlier quiet day of the loop
+    (the same moves, no guest move, nobody died); over games of a player that often repeats
+    its moves, every particle it keeps live fits every announced day, morning by morning."""
+    config, sets = ROSTERS[name]
+    roster = resolve_setup(config or None, sets)
+    R = roster.nb
+    n, days, L, mpd = roster.n_chars, int(R.info[I.DAYS]), int(R.info[I.N_LOC]), int(R.info[I.MOVES])
+    S = 1 + 2 * int(R.info[I.N_PERM]) + 2 * int(R.info[I.N_GUEST])
+    buf = day_buffers_nb(R)
+    pos = np.zeros(n, np.int64)
+    w = SCRIPTWRITERS.get("random")
+    checked = 0
+    for g in range(30):
+        p, seen = _recording(_repeating_player(g, n, L, mpd), random_name_nb)
+        res = naive_game(roster, run_key(8), g, p, w, None)
+        _, _, own = _history(roster, [], [], 0, 16)
+        rng = _rng(g)
+        for v in _views_by_day(seen["view"], res, days):
+            UPDATE(rng, v, own, False)
+            if own.mem[B.M_EXACT] != 1:
+                continue
+            km = np.uint64(own.mem[B.M_KEY])
+            N = int(own.mem[B.M_N])
+            for i in range(N):
+                if own.big[N * S + i] == 0:
+                    checked += 1
+                    assert HISTORY(v, own.big[i * S:(i + 1) * S], buf, pos, km, 0) == 0, (g, int(v.loop), int(v.day), i)
+    assert checked > 2000, checked
+
+
+@pytest.mark.parametrize("name", ["base", "precedence_key"])
+def test_a_mutations_recheck_is_the_whole_history_check(name):
+    """The refill re-simulates only the days a mutation can change (none for a new key, the
+    guest move's own days for a guest move): over mutations of the true setup of random
+    games, its answer is the whole history check's, and both answers occur."""
+    config, sets = ROSTERS[name]
+    roster = resolve_setup(config or None, sets)
+    R = roster.nb
+    n, days = roster.n_chars, int(R.info[I.DAYS])
+    mutate, recheck = stamped(B._mutate), stamped(B._recheck_nb)
+    buf = day_buffers_nb(R)
+    pos = np.zeros(n, np.int64)
+    Ds = np.zeros((int(R.info[I.MAX_LOOPS]), days + 1), np.uint64)
+    w = SCRIPTWRITERS.get("random")
+    seen_answers = {True: 0, False: 0}
+    slots = set()
+    for g in range(25):
+        p, seen = _recording(random_move_nb, random_name_nb)
+        res = naive_game(roster, run_key(9), g, p, w, None)
+        v = _final_view(seen["view"], res, days)
+        truth = np.asarray(res["setup"], np.int64)
+        km = KEYS(v)
+        Ds[:] = 0
+        stamped(B._deaths_nb)(v, Ds)
+        tmp = np.empty_like(truth)
+        rng = _rng(g)
+        for _ in range(60):
+            s = mutate(rng, v, truth, tmp, km)
+            if s < 0:
+                continue
+            slots.add(int(s))
+            want = HISTORY(v, tmp, buf, pos, km, 0) == 0
+            assert bool(recheck(v, tmp, s, Ds, buf, pos, km)) == want, (g, s, truth, tmp)
+            seen_answers[want] += 1
+    assert min(seen_answers.values()) > 20 and len(slots) == 1 + int(R.info[I.N_PERM]) + int(R.info[I.N_GUEST])
+
+
+def test_a_rollout_skips_only_the_days_it_would_repeat():
+    """A rollout does not re-simulate a day without a guest move once such a day was quiet
+    with the same living (the same layout: quiet again), and counts it as played: value,
+    days counted and whether it drew are those of the obvious rollout that plays every day,
+    at every starting day and with random choices (``choice_risk`` 0.5) too."""
+    from sim.looper.day_nb import day_finish_nb, day_start_nb
+
+    roster = resolve_setup(None)
+    R = roster.nb
+    rollout, victim = stamped(B._rollout), stamped(B._choose_victim)
+    start, finish = stamped(day_start_nb), stamped(day_finish_nb)
+    S = 1 + 2 * int(R.info[I.N_PERM]) + 2 * int(R.info[I.N_GUEST])
+    n, L, days = roster.n_chars, int(R.info[I.N_LOC]), int(R.info[I.DAYS])
+    _, view0, own = _history(roster, [], [], 0, 4)
+    pos = np.zeros(n, np.int64)
+    r = np.random.default_rng(12)
+    outcomes = set()
+    for trial in range(300):
+        h = _random_world(r, R, S, n, L)
+        if not VALID(R, h):
+            continue
+        view = view0._replace(day=np.int64(r.integers(1, days + 1)))
+        wts = np.zeros(n)
+        wts[0], wts[int(h[0])] = 1.0, 0.5
+        mv = np.full((2, 2), -1, np.int64)
+        k = int(r.integers(3))
+        for j in range(k):
+            mv[j] = r.integers(n), r.integers(L)
+        cr = 1.0 if trial % 2 else 0.5
+        got = rollout(_rng(trial), view, own, h, mv, k, wts, pos, 1, cr)
+        # the obvious rollout: every day played
+        rng = _rng(trial)
+        alive, used, drew, value = int(view.alive), 0, False, None
+        for d in range(int(view.day), days + 1):
+            LAYOUT(R, h, d, np.uint64(alive), mv, k, pos)
+            nreq = start(pos, np.uint64(alive), R, own.buf, None)
+            for q in range(nreq):
+                own.buf.req_victim[q] = victim(rng, own.buf.req_cand[q], wts, cr)
+            drew |= nreq > 0 and cr < 1.0
+            dead = int(finish(pos, np.uint64(alive), nreq, R, own.buf, None))
+            used += 1
+            alive &= ~dead
+            if dead & (1 | 1 << int(h[0])):
+                value = 0.0
+                break
+        if value is None:
+            value = 1.0 + sum(0.01 * wts[i] for i in range(n) if alive >> i & 1)
+        assert got[1] == used and bool(got[2]) == drew and got[0] == pytest.approx(value), (trial, got, value)
+        outcomes.add(value == 0.0)
+    assert outcomes == {True, False}

@@ -287,8 +287,9 @@ def _deaths_nb(view, Ds):
 
 
 @nb.njit
-def _history_nb(view, h, Ds, buf, pos, keymask, stop):
-    """:func:`history_mismatch_nb` on the announced dead ``Ds`` (:func:`_deaths_nb`)."""
+def _history_nb(view, h, Ds, buf, pos, keymask, stop, only=-1):
+    """:func:`history_mismatch_nb` on the announced dead ``Ds`` (:func:`_deaths_nb`);
+    ``only`` >= 0: the days of guest move ``only`` alone (:func:`_recheck_nb`)."""
     if not (keymask & _bit(h[0])):
         return 1 << 20
     n = view.rules.info[I.N_CHARS]
@@ -302,12 +303,73 @@ def _history_nb(view, h, Ds, buf, pos, keymask, stop):
             last = _played(view, lp)
             alive = every
             for d in range(1, last + 1):
-                if (Ds[lp, d] == U0) == (quiet == 1):
+                if (Ds[lp, d] == U0) == (quiet == 1) and (only < 0 or view.rules.guest_day[d] == only):
                     bad += _mismatch_nb(view, h, lp, d, alive, Ds[lp, d], buf, pos, True)
                     if bad > stop:
                         return bad
                 alive &= ~Ds[lp, d]
     return bad
+
+
+@nb.njit
+def _quiet_again(view, lp, d, D):
+    """Whether (loop ``lp``, day ``d``) repeats an earlier quiet day of the loop for every
+    hypothesis: nobody died on either or in between (the same living), neither has a guest
+    move, and the player made the same moves. Each hypothesis then has the same morning
+    layout on both days, so a particle consistent with that day is consistent with this
+    one (the digest's live particles all are)."""
+    R = view.rules
+    if D != U0 or R.guest_day[d] >= 0:
+        return False
+    mv = view.moves[lp, d - 1]
+    for e in range(d - 1, 0, -1):
+        if _observed(view, lp, e) != U0:
+            return False
+        if R.guest_day[e] >= 0:
+            continue
+        pm = view.moves[lp, e - 1]
+        same = True
+        for j in range(mv.shape[0]):
+            if pm[j, 0] != mv[j, 0] or (mv[j, 0] >= 0 and pm[j, 1] != mv[j, 1]):
+                same = False
+                break
+        if same:
+            return True
+    return False
+
+
+@nb.njit
+def _day_hash(R, h, d):
+    """A hash of what of ``h`` shapes day ``d`` (:func:`_same_day`)."""
+    nperm = R.info[I.N_PERM]
+    x = np.int64(R.info[I.PRECEDENCE] == Precedence.PLAYER_FOR_KEY_PERSON) * (h[0] + 1)
+    for j in range(1, 1 + 2 * nperm):
+        x = (x * 131 + h[j] + 1) % 2147483647  # no overflow (also without the JIT)
+    gk = R.guest_day[d]
+    if gk >= 0:
+        g = 1 + 2 * nperm + 2 * gk
+        x = (x * 131 + h[g] + 1) % 2147483647
+        x = (x * 131 + h[g + 1] + 1) % 2147483647
+    return x
+
+
+@nb.njit
+def _same_day(R, h, h2, d):
+    """Whether rows ``h`` and ``h2`` give day ``d`` the same layout and overrides
+    (:func:`layout_nb`, :func:`_overridden`) for any player moves: the same permanent
+    slots, the same guest move that day and, where the precedence reads it, the same key."""
+    nperm = R.info[I.N_PERM]
+    if R.info[I.PRECEDENCE] == Precedence.PLAYER_FOR_KEY_PERSON and h[0] != h2[0]:
+        return False
+    for j in range(1, 1 + 2 * nperm):
+        if h[j] != h2[j]:
+            return False
+    gk = R.guest_day[d]
+    if gk >= 0:
+        g = 1 + 2 * nperm + 2 * gk
+        if h[g] != h2[g] or h[g + 1] != h2[g + 1]:
+            return False
+    return True
 
 
 @nb.njit
@@ -363,7 +425,9 @@ def _sample_prior(rng, R, h, keymask):
 
 @nb.njit
 def _mutate(rng, view, h, tmp, keymask):
-    """tmp = h with one component redrawn (the key from ``keymask``); False if invalid."""
+    """tmp = h with one component redrawn (the key from ``keymask``); returns that
+    component's slot (0 the key, then the permanent, then the guest slots), −1 if the row
+    is not one the rules allow."""
     R = view.rules
     ns = R.info[I.N_PERM] + R.info[I.N_GUEST]
     for j in range(h.shape[0]):
@@ -373,7 +437,22 @@ def _mutate(rng, view, h, tmp, keymask):
         tmp[0] = choose_bit_nb(rng, keymask)
     else:
         _draw_slot(rng, R, tmp, s)
-    return _valid_nb(R, tmp)
+    return s if _valid_nb(R, tmp) else -1
+
+
+@nb.njit
+def _recheck_nb(view, tmp, s, Ds, buf, pos, keymask):
+    """Whether ``tmp``, a row consistent with the history with slot ``s`` changed
+    (:func:`_mutate`), is consistent too: exactly ``_history_nb(…, 0) == 0``, re-simulating
+    only the days whose layout the change can alter. A new key alters none (it is weighed
+    by the exact mask; under ``precedence = player_for_key_person`` it alters every day), a
+    permanent move every day, a guest move only its own days."""
+    R = view.rules
+    nperm = R.info[I.N_PERM]
+    if s == 0 and R.info[I.PRECEDENCE] != Precedence.PLAYER_FOR_KEY_PERSON:
+        return (keymask & _bit(tmp[0])) != U0
+    only = s - 1 - nperm if s > nperm else -1
+    return _history_nb(view, tmp, Ds, buf, pos, keymask, 0, only) == 0
 
 
 @nb.njit
@@ -483,10 +562,14 @@ def update_nb(rng, view, own, through_today):
     W = N * S  # status of particle i at big[W + i]: 0 consistent, else its mismatch count
     # scratch as refcount-free views (sim.core.nrt): every call below passes them on
     owned = (np.empty(n, np.int64), np.empty(S, np.int64),
-             np.zeros((R.info[I.MAX_LOOPS], R.info[I.DAYS] + 1), np.uint64))
+             np.zeros((R.info[I.MAX_LOOPS], R.info[I.DAYS] + 1), np.uint64),
+             np.empty((3, N), np.int64))
     pos = unmanaged_nb(owned[0])
     tmp = unmanaged_nb(owned[1])
     Ds = unmanaged_nb(owned[2])
+    seen_h = unmanaged_nb(owned[3][0])  # the digest's distinct layouts of the day: hash,
+    seen_i = unmanaged_nb(owned[3][1])  # particle,
+    seen_r = unmanaged_nb(owned[3][2])  # mismatch count
     _deaths_nb(view, Ds)  # the played days; today's (through_today) is read where needed
     km = key_mask_nb(view)
     if through_today:  # digest today as if it were played (naming after day 7)
@@ -525,6 +608,8 @@ def update_nb(rng, view, own, through_today):
         news = True
         alive = _alive_at(view, lp, d)
         D = _observed(view, lp, d)
+        nseen = 0
+        again = mem[M_EXACT] == 1 and _quiet_again(view, lp, d, D)
         for i in range(N):
             # exact: a live particle dies at its first mismatch; after a repair fell short
             # every particle keeps counting its mismatches (the fewest are planned on)
@@ -532,8 +617,24 @@ def update_nb(rng, view, own, through_today):
                 h = big[i * S:(i + 1) * S]
                 if not (km & _bit(h[0])):
                     big[W + i] = max(big[W + i], 1 << 20)
-                else:
-                    big[W + i] += _mismatch_nb(view, h, lp, d, alive, D, buf, pos, True)
+                    continue
+                if again:
+                    continue  # consistent on that day, so on this one
+                # a particle with an earlier one's layout today (a refill's copy, or one
+                # differing only on other days) has its count: the same day, the same value
+                hk = _day_hash(R, h, d)
+                r = -1
+                for q in range(nseen):
+                    if seen_h[q] == hk and _same_day(R, h, big[seen_i[q] * S:(seen_i[q] + 1) * S], d):
+                        r = seen_r[q]
+                        break
+                if r < 0:
+                    r = _mismatch_nb(view, h, lp, d, alive, D, buf, pos, True)
+                    seen_h[nseen] = hk
+                    seen_i[nseen] = i
+                    seen_r[nseen] = r
+                    nseen += 1
+                big[W + i] += r
         d += 1
     mem[M_LOOP] = lp
     mem[M_DAY] = d
@@ -567,7 +668,7 @@ def update_nb(rng, view, own, through_today):
             if big[W + i] != 0:
                 h = big[i * S:(i + 1) * S]
                 if (_explain_death(rng, view, h, tmp) if randint_nb(rng, 2) == 0
-                        else _mutate(rng, view, h, tmp, km)):
+                        else _mutate(rng, view, h, tmp, km) >= 0):
                     sc = _history_nb(view, tmp, Ds, buf, pos, km, big[W + i])
                     spent += view.loop * R.info[I.DAYS] + view.day
                     if sc <= big[W + i]:
@@ -600,7 +701,8 @@ def update_nb(rng, view, own, through_today):
                     big[i * S + j] = big[src * S + j]
                 big[W + i] = 0
                 h = big[i * S:(i + 1) * S]
-                if _mutate(rng, view, h, tmp, km) and _history_nb(view, tmp, Ds, buf, pos, km, 0) == 0:
+                ms = _mutate(rng, view, h, tmp, km)
+                if ms >= 0 and _recheck_nb(view, tmp, ms, Ds, buf, pos, km):
                     for j in range(S):
                         h[j] = tmp[j]
         live = N
@@ -904,17 +1006,24 @@ def _rollout(rng, view, own, h, mv, k, wts, pos, horizon, cr):
     last = _last_day(view, horizon)
     used = 0
     drew = False
+    quiet = False  # a day without a guest move was played with today's living and nobody died
     for d in range(view.day, last + 1):
+        used += 1  # a skipped day counts too: the budget, and so every decision, is as before
+        if quiet and R.guest_day[d] < 0:
+            continue  # the same morning layout as that day (the same moves, the same living): quiet again
         layout_nb(R, h, d, alive, mv, k, pos)
         nreq = day_start_nb(pos, alive, R, buf, None)
         for r in range(nreq):
             buf.req_victim[r] = _choose_victim(rng, buf.req_cand[r], wts, cr)
         drew |= nreq > 0 and cr < 1.0
         dead = day_finish_nb(pos, alive, nreq, R, buf, None)
-        used += 1
         alive &= ~dead
         if dead & (U1 | _bit(h[0])):
             return 0.0, used, drew  # the world's loop ends: lost
+        if dead:
+            quiet = False
+        elif R.guest_day[d] < 0:
+            quiet = True
     v = 1.0  # the loop goes on (or survives) in this world; ties go to the protected weight alive
     for i in range(n):
         if alive & _bit(i):
