@@ -485,10 +485,10 @@ def test_the_digest_keeps_only_consistent_particles(name):
     pos = np.zeros(n, np.int64)
     w = SCRIPTWRITERS.get("random")
     checked = 0
-    for g in range(30):
+    for g in range(30 if name == "base" else 80):
         p, seen = _recording(_repeating_player(g, n, L, mpd), random_name_nb)
         res = naive_game(roster, run_key(8), g, p, w, None)
-        _, _, own = _history(roster, [], [], 0, 16)
+        _, _, own = _history(roster, [], [], 0, 16 if name == "base" else 64)
         rng = _rng(g)
         for v in _views_by_day(seen["view"], res, days):
             UPDATE(rng, v, own, False)
@@ -590,3 +590,41 @@ def test_a_rollout_skips_only_the_days_it_would_repeat():
         assert got[1] == used and bool(got[2]) == drew and got[0] == pytest.approx(value), (trial, got, value)
         outcomes.add(value == 0.0)
     assert outcomes == {True, False}
+
+
+@pytest.mark.parametrize("name", ["base", "precedence_key", "precedence_all"])
+def test_rows_the_digest_takes_as_one_have_one_layout(name):
+    """The digest shares a day's count between rows ``_same_day`` calls equal (and hashes
+    alike): such rows give that day the same morning layout under any moves, the moves of
+    the scriptwriter's own characters included (R-6 / P-17 precedence)."""
+    config, sets = ROSTERS[name]
+    roster = resolve_setup(config or None, sets)
+    R = roster.nb
+    same, hsh = stamped(B._same_day), stamped(B._day_hash)
+    nperm, nguest = int(R.info[I.N_PERM]), int(R.info[I.N_GUEST])
+    S = 1 + 2 * nperm + 2 * nguest
+    n, L, days, mpd = roster.n_chars, int(R.info[I.N_LOC]), int(R.info[I.DAYS]), int(R.info[I.MOVES])
+    alive = np.uint64((1 << n) - 1)
+    r = np.random.default_rng(13)
+    p1, p2 = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    counts = {True: 0, False: 0}
+    for _ in range(3000):
+        h = _random_world(r, R, S, n, L)
+        h2 = h.copy()
+        s = int(r.integers(1 + nperm + nguest))
+        if s == 0:
+            h2[0] = r.integers(1, n)
+        else:
+            h2[2 * s - 1], h2[2 * s] = r.integers(1, n), r.integers(L)
+        d = int(r.integers(1, days + 1))
+        mv = np.full((mpd, 2), -1, np.int64)
+        for j in range(mpd):  # moves of the rows' own characters, the key persons among them
+            c = [h[0], h2[0], *h[1:1 + 2 * nperm:2], *h[1 + 2 * nperm::2], int(r.integers(n))][int(r.integers(3 + nperm + nguest))]
+            mv[j] = max(int(c), 0), r.integers(L)
+        eq = bool(same(R, h, h2, d))
+        counts[eq] += 1
+        if eq:
+            LAYOUT(R, h, d, alive, mv, mpd, p1)
+            LAYOUT(R, h2, d, alive, mv, mpd, p2)
+            assert (p1 == p2).all() and hsh(R, h, d) == hsh(R, h2, d), (h, h2, d, mv)
+    assert min(counts.values()) > 300, counts
