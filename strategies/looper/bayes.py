@@ -811,22 +811,39 @@ def _risk_nb(view, own, h, mv, k, pos):
 
 
 @nb.njit
-def _mean_loss(view, own, hs, nw, mv, k, wts, pos, cr, base, same, each, above=np.inf):
+def _mean_loss(view, own, hs, nw, mv, k, wts, pos, cr, base, same, each, above=np.inf, order=None):
     """The mean loss over the worlds, each world's loss kept in ``each``; a world where
     ``same`` says the moves leave the layout of ``base``'s moves (bit w set) takes its loss
-    ``base[w]`` (the same layout, the same day, the same value). Once the running sum
-    shows the mean is at least ``above`` (losses are never negative) it stops and returns
-    that partial mean, so a caller that keeps only means below ``above`` decides exactly as
-    with the full mean (and only a full evaluation is ever kept)."""
+    ``base[w]`` (the same layout, the same day, the same value). Given ``above``, it stops
+    once the losses summed so far (the free ``same`` worlds first, then the others in
+    ``order``, likely the costliest first) show the mean is above it — losses are never
+    negative — and returns that partial mean; a full mean is summed in world order, so a
+    caller that keeps only means below ``above`` decides exactly as with every mean in full
+    (the margin keeps a rounding of the other order from rejecting a mean just below)."""
+    if above == np.inf:
+        s = 0.0
+        for w in range(nw):
+            each[w] = base[w] if same & _bit(w) else _loss(view, own, hs[w], mv, k, wts, pos, cr)
+            s += each[w]
+        return s / nw
+    bound = above * nw + 1e-9
     s = 0.0
     for w in range(nw):
         if same & _bit(w):
             each[w] = base[w]
-        else:
+            s += each[w]
+    if s > bound:
+        return s / nw
+    for q in range(nw):
+        w = order[q] if order is not None else q
+        if not (same & _bit(w)):
             each[w] = _loss(view, own, hs[w], mv, k, wts, pos, cr)
+            s += each[w]
+            if s > bound:
+                return s / nw
+    s = 0.0
+    for w in range(nw):
         s += each[w]
-        if s / nw >= above:
-            return s / nw
     return s / nw
 
 
@@ -880,6 +897,8 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
     for w in range(nw):
         held[w] = _overridden(R, hs[w], view.day)
     every = ~U0 if nw >= 64 else _bit(nw) - U1
+    order_o = np.empty(nw, np.int64)
+    order = unmanaged_nb(order_o)  # the worlds by their loss so far, largest first
     k = 0
     moved = U0
     while k < cap and cur > 0.0:
@@ -889,6 +908,11 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
         off = randint_nb(rng, L)
         for w in range(nw):
             layout_nb(R, hs[w], view.day, view.alive, out, k, lay[w])
+            q = w
+            while q > 0 and base[order[q - 1]] < base[w]:
+                order[q] = order[q - 1]
+                q -= 1
+            order[q] = w
         m = movers & ~moved
         while m:
             x = lowest_nb(m)
@@ -902,7 +926,7 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
                         same |= _bit(w)
                 if same == every:
                     continue
-                v = _mean_loss(view, own, hs, nw, out, k + 1, wts, pos, cr, base, same, each, best)
+                v = _mean_loss(view, own, hs, nw, out, k + 1, wts, pos, cr, base, same, each, best, order)
                 if v < best:
                     best = v
                     bx = x
@@ -918,7 +942,7 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
         for w in range(nw):
             base[w] = kept[w]
         k += 1
-    keep_alive_nb(pos_o, lay_o, loss_o)
+    keep_alive_nb(pos_o, lay_o, loss_o, order_o)
     return k
 
 
