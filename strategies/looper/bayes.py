@@ -339,6 +339,27 @@ def _quiet_again(view, lp, d, D):
 
 
 @nb.njit
+def _rescore_nb(view, h, tmp, s, count, Ds, buf, pos, keymask):
+    """The repair's score of ``tmp``, row ``h`` (``count`` mismatches over the history, its
+    full count) with slot ``s`` changed: exactly ``_history_nb(…, tmp, …, count)`` — the
+    full count when it is at most ``count`` (else some count above it) — re-simulating only
+    the days the change can alter: none for a new key the mask allows (it alters no layout,
+    except under ``precedence = player_for_key_person``), and for a guest move its own
+    days, for both rows (the other days' mismatches are unchanged)."""
+    R = view.rules
+    nperm = R.info[I.N_PERM]
+    if not (keymask & _bit(tmp[0])):
+        return 1 << 20
+    if s == 0 and R.info[I.PRECEDENCE] != Precedence.PLAYER_FOR_KEY_PERSON:
+        return count
+    if s > nperm:
+        g = s - 1 - nperm
+        return (count - _history_nb(view, h, Ds, buf, pos, keymask, 1 << 30, g)
+                + _history_nb(view, tmp, Ds, buf, pos, keymask, 1 << 30, g))
+    return _history_nb(view, tmp, Ds, buf, pos, keymask, count)
+
+
+@nb.njit
 def _day_hash(R, h, d):
     """A hash of what of ``h`` shapes day ``d`` (:func:`_same_day`)."""
     nperm = R.info[I.N_PERM]
@@ -461,7 +482,8 @@ def _explain_death(rng, view, h, tmp):
     the time, anyone: a killer) moved to the announced place or the one before it (Turf
     King's shift), by a permanent move or, half the time on a guest day, by that day's guest
     move. A blind redraw names the victim one time in 25; the repair needs these pairs.
-    False if nothing died yet or the row is not one the rules allow."""
+    Returns the slot it changed (:func:`_mutate`), −1 if nothing died yet or the row is not
+    one the rules allow."""
     R = view.rules
     n = R.info[I.N_CHARS]
     L = R.info[I.N_LOC]
@@ -479,7 +501,7 @@ def _explain_death(rng, view, h, tmp):
                     if randint_nb(rng, cnt) == 0:
                         vc, va, vd = c, a, d
     if vc < 0 or nperm + R.info[I.N_GUEST] == 0:
-        return False
+        return -1
     for j in range(h.shape[0]):
         tmp[j] = h[j]
     c = vc
@@ -493,7 +515,7 @@ def _explain_death(rng, view, h, tmp):
     gk = R.guest_day[vd]
     guest = 0 <= gk < R.info[I.N_GUEST]  # the death's day has a guest move
     if nperm == 0 and not guest:
-        return False
+        return -1
     if guest and (nperm == 0 or randint_nb(rng, 2) == 0):
         s = nperm + 1 + gk
     else:
@@ -503,7 +525,7 @@ def _explain_death(rng, view, h, tmp):
                 s = j + 1
     tmp[2 * s - 1] = c
     tmp[2 * s] = l
-    return _valid_nb(R, tmp)
+    return s if _valid_nb(R, tmp) else -1
 
 
 @nb.njit
@@ -667,9 +689,10 @@ def update_nb(rng, view, own, through_today):
         while live < min(N, 4) and spent < budget:
             if big[W + i] != 0:
                 h = big[i * S:(i + 1) * S]
-                if (_explain_death(rng, view, h, tmp) if randint_nb(rng, 2) == 0
-                        else _mutate(rng, view, h, tmp, km) >= 0):
-                    sc = _history_nb(view, tmp, Ds, buf, pos, km, big[W + i])
+                ms = (_explain_death(rng, view, h, tmp) if randint_nb(rng, 2) == 0
+                      else _mutate(rng, view, h, tmp, km))
+                if ms >= 0:
+                    sc = _rescore_nb(view, h, tmp, ms, big[W + i], Ds, buf, pos, km)
                     spent += view.loop * R.info[I.DAYS] + view.day
                     if sc <= big[W + i]:
                         for j in range(S):
