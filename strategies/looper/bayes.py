@@ -17,8 +17,9 @@ it among that day's dead; a wrong name (P-9) is not it.
 
 **The filter.** ``particles`` hypotheses live in the player's scratch ``own.big``. Each
 day the new announcements are checked against every live particle (one re-simulated day
-each); dead slots are refilled by copies of live ones, each then moved by one mutation that
-is kept only if it is consistent with the whole history. A particle whose key person the
+per distinct layout of the day; none for a quiet day that repeats an earlier one of the
+loop); dead slots are refilled by copies of live ones, each then moved by one mutation that
+is kept only if it is consistent with the whole history (re-checked on the days it changes). A particle whose key person the
 exact mask has just ruled out takes a new key from the mask instead of dying (the key does
 not change a day's layout, except under ``precedence = player_for_key_person``, where the
 new key is re-checked). When no particle is left, a repair search (mutations that do not
