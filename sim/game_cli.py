@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any, Callable, List, Optional
 
 import typer
-from rich.console import Console
 
 from sim.core.cliutil import claim_out, clean_errors, emit_json, finish, guard, save_tables
+from sim.core.console import out_console
 from sim.core.game import Game
 from sim.core.knobs import parse_spec, spec_sets
 from sim.core.trace import matches, parse_find, print_trace, trace_lines
@@ -143,7 +143,7 @@ def run_command(game: Game) -> Callable:
             fmj = {"first_mover": res.tables["first_mover"].row(0, named=True)} if fm is not None else {}
             emit_json({**game.to_json(res), **_oracle_json(strategies), **fmj})
             return finish(err)
-        con = Console()
+        con = out_console()
         _print_oracles(con, strategies)
         game.print_run(res, con)
         if fm is not None:
@@ -208,7 +208,7 @@ def loo_command(game: Game) -> Callable:
             if c["as_json"]:
                 emit_json({"games_per_row": c["games"], **names, "metric": game.metric, "rows": df.to_dicts()})
                 return finish(err)
-            con = Console()
+            con = out_console()
             _print_oracles(con, strategies)
             _print_restricted(con, df, game, c["games"])
             if c["out"] is not None and not err:
@@ -223,7 +223,7 @@ def loo_command(game: Game) -> Callable:
         if c["as_json"]:
             emit_json({"games_per_row": c["games"], **names, **game.loo_manifest(setup), "rows": df.to_dicts()})
             return finish(err)
-        con = Console()
+        con = out_console()
         _print_oracles(con, strategies)
         game.print_loo(df, setup, strategies, c["games"], con)
         if c["out"] is not None and not err:
@@ -299,7 +299,7 @@ def trace_command(game: Game) -> Callable:
             for line in trace_lines(tr, c["seed"]):
                 typer.echo(json.dumps(line))
             return
-        con = Console(highlight=False)
+        con = out_console(highlight=False)
         who = ", ".join(f"{s}={v}" for s, v in labels.items()) or "each character's strategy as the setup sets it"
         _print_oracles(con, strategies)
         found = f" (first match of --find {c['find']})" if conds is not None else ""

@@ -24,6 +24,15 @@ def test_run_prints_table():
     assert "killer" in r.output and "rule of" in r.output  # the deaths table: who acted, whose rule (issue 14)
 
 
+def test_output_to_a_pipe_is_not_cut_at_80_columns(monkeypatch):
+    """CliRunner's stdout is no terminal, as a file or a pipe is: the summary line about how
+    loops ended stays one line (rich's 80 columns broke it, and cut tables into slivers)."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    r = invoke("looper", "run", "--games", "500", "--seed", "1")
+    line = next(x for x in r.output.splitlines() if "loops ended by the key person's death" in x)
+    assert "mean days per loop" in line and len(line) > 80, line
+
+
 def test_json_summary_is_consistent():
     r = invoke("looper", "run", "--games", "800", "--seed", "2", "--json")
     assert r.exit_code == 0, r.output

@@ -6,6 +6,7 @@ from pathlib import Path
 import typer
 
 from sim.core.cliutil import claim_out, clean_errors, emit_json, finish, guard, save_tables
+from sim.core.console import out_console
 
 
 @clean_errors
@@ -48,8 +49,6 @@ def balance_cmd(
 
     The target must lie in the 95% CI of the result, reached with as few games as the
     search can manage; the search trace is written as parquet."""
-    from rich.console import Console
-
     from sim.analysis.balance import balance, load_balance
     from sim.core.output import manifest
     from sim.core.validate import check_run_counts
@@ -72,7 +71,7 @@ def balance_cmd(
     if as_json:
         emit_json(d)
         return finish(err)
-    con = Console()
+    con = out_console()
     if orc:
         con.print(f"[bold red]ORACLE: {', '.join(f'{k}={v}' for k, v in orc.items())} reads hidden information; "
                   f"these figures are not those of honest play[/bold red]")

@@ -7,6 +7,7 @@ from typing import List, Optional
 import typer
 
 from sim.core.cliutil import claim_out, clean_errors, emit_json, finish, guard, save_tables
+from sim.core.console import out_console
 
 _TIERS_HELP = ("SIDE=TIER,TIER,… (repeatable): the tiers of a side, each a strategy name or module:object, "
                "with knobs as NAME@KNOB=VALUE (race: threshold@k=3); default: every registered strategy.")
@@ -206,7 +207,7 @@ def ladder_cmd(
                               for r in frame.iter_rows(named=True)],
                    **({"competence": comp} if comp else {}), **({"hidden_information": hidden} if hidden else {})})
         return finish(err)
-    con = Console()
+    con = out_console()
     _oracle_line(con, [t.label for t in (*rows, *cols)])
     _matrix_text(con, sides, frame, rows, cols,
                  f"{game.name}: {game.metric} by tier ({games:,} games per cell, seed {seed})")
@@ -291,7 +292,7 @@ def equilibrium_cmd(
     if as_json:
         emit_json(d)
         return finish(err)
-    con = Console()
+    con = out_console()
     a, b = e.sides
     _oracle_line(con, [t.label for t in (*rows, *cols)])
     con.print(f"[bold]{game.name}[/bold] meta-game equilibrium of {game.metric} ({a} maximises, {b} minimises), "
@@ -396,7 +397,7 @@ def tune_cmd(
     if as_json:
         emit_json(d)
         return finish(err)
-    con = Console()
+    con = out_console()
     con.print(f"[bold]{game.name}[/bold] tune {side} [bold]{strategy}[/bold] against "
               f"{', '.join(f'{k}={v}' for k, v in d['against'].items())} "
               f"({'maximising' if res.maximise else 'minimising'} {game.metric})")

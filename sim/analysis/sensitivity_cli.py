@@ -7,6 +7,7 @@ from typing import Optional
 import typer
 
 from sim.core.cliutil import clean_errors, emit_json, finish, save_tables
+from sim.core.console import out_console
 
 
 @clean_errors
@@ -23,7 +24,6 @@ def sensitivity_cmd(
     """Global sensitivity of the game's primary rate: Morris screening, then Sobol' first- and
     total-order indices with bootstrap 95% CIs (SALib), the points played as paired sweeps
     (rerun the same command to resume)."""
-    from rich.console import Console
     from rich.table import Table
 
     from sim.analysis.sensitivity import analyse, load, sweep_evaluator
@@ -61,7 +61,7 @@ def sensitivity_cmd(
     if as_json:
         emit_json(res.to_json())
         return finish(err)
-    con = Console()
+    con = out_console()
     con.print(f"[bold]{sp.game}[/bold] sensitivity {sp.name}: {sp.games:,} games per point, "
               f"{res.games:,} games played now (paired streams)")
     t = Table()

@@ -5,10 +5,10 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from sim.core.cliutil import clean_errors, emit_json
+from sim.core.console import out_console
 from sim.core.progress import want_progress
 from sim.core.validate import check_run_counts
 
@@ -63,7 +63,7 @@ def sweep_cmd(
                    "seconds": rep.seconds, "games_per_second": rep.games_per_second,
                    "metric": sp.protocol.metric, "rows": df.to_dicts()})
         return
-    con = Console()
+    con = out_console()
     con.print(f"[bold]{sp.game} sweep {sp.name}[/bold]: {rep.cells} cells ({rep.run} run, {rep.skipped} "
               f"already done), {rep.games:,} games in {rep.seconds:.2f} s ({rep.games_per_second:,.0f} games/s)")
     t = Table(title=f"{sp.protocol.metric} per cell (95% CI)")
@@ -94,7 +94,7 @@ def compare_cmd(
     if as_json:
         emit_json(r)
         return
-    con = Console()
+    con = out_console()
     con.print(f"{r['metric']}: A {r['rate_a']:.4f} ({r['games_a']:,} games)   B {r['rate_b']:.4f} "
               f"({r['games_b']:,} games)")
     how = (f"paired over {r['blocks']} blocks of common random numbers; variance "

@@ -6,10 +6,10 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from sim.core.cliutil import claim_out, clean_errors, emit_json, finish, guard, save_tables
+from sim.core.console import out_console
 from sim.core.output import manifest
 from sim.core.runner import DEFAULT_CHUNK
 from sim.core.validate import check_run_counts
@@ -36,7 +36,7 @@ def scenarios_cmd(as_json: bool = typer.Option(False, "--json")):
     t.add_column("description")
     for k, v in found.items():
         t.add_row(k, v)
-    Console().print(t)
+    out_console().print(t)
 
 
 @app.command("profiles")
@@ -55,7 +55,7 @@ def profiles_cmd(as_json: bool = typer.Option(False, "--json")):
         t.add_column(c)
     for r in rows:
         t.add_row(r["name"], r["doc"], "\n".join(r["knobs"]) or "none")
-    Console().print(t)
+    out_console().print(t)
 
 
 @app.command("matrix")
@@ -83,7 +83,7 @@ def matrix_cmd(
     if as_json:
         emit_json({k: v.to_dicts() for k, v in tables.items() if k != "games"})
         return finish(err)
-    con = Console()
+    con = out_console()
     m = tables["matrix"]
     names = tables["overall"]["build"].to_list()
     t = Table(title=f"win rate of the row build against the column build ({2 * games:,} games per pair)")

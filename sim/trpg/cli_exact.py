@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from sim.core.cliutil import clean_errors, emit_json
+from sim.core.console import out_console
 from sim.errors import SimInputError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
@@ -48,7 +48,7 @@ def exact_cmd(
     if as_json:
         emit_json(res)
         return
-    con = Console()
+    con = out_console()
     con.print(f"[bold]TRPG exact duel[/bold] — {res['scenario']}: first {res['first']}; draws "
               f"{res['draw_rate']:.6f}; mean rounds {res['mean_rounds']:.4f} (sd {res['sd_rounds']:.4f}); "
               f"max rounds {res['max_rounds']}; {res['states']:,} states, {res['arithmetic']}, "

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Dict, Optional
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from sim.core.cliutil import clean_errors, emit_json
+from sim.core.console import out_console
 from sim.errors import SimInputError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
@@ -138,7 +138,7 @@ def check_cmd(
     if as_json:
         emit_json({"target": target, "penalty": penalty, "probabilities": _prob_json(p)})
         return
-    Console().print(_prob_table(f"3d6 check: target {target}, penalty {penalty:+d}", p))
+    out_console().print(_prob_table(f"3d6 check: target {target}, penalty {penalty:+d}", p))
 
 
 @app.command("labour")
@@ -160,7 +160,7 @@ def labour_cmd(
                    "expected_mp_lost": {"value": float(r.expected_mp_lost), "exact": _pq(r.expected_mp_lost)},
                    "cr": _die_rows(r.cr), "mp_lost": _die_rows(r.mp_lost)})
         return
-    con = Console()
+    con = out_console()
     con.print(f"[bold]Labour[/bold] — job skill {skill}, penalty {penalty:+d}: expected CR "
               f"[bold]{float(r.expected_cr):.4f}[/bold] ({_pq(r.expected_cr)}), expected MP lost "
               f"[bold]{float(r.expected_mp_lost):.4f}[/bold] ({_pq(r.expected_mp_lost)})")
@@ -196,7 +196,7 @@ def sleep_cmd(
             out["check"] = {"target": skill, "penalty": penalty + pen, "probabilities": _prob_json(chk)}
         emit_json(out)
         return
-    con = Console()
+    con = out_console()
     con.print(f"[bold]Sleep[/bold] — {awake:g} h awake, {slept:g} h slept: roll penalty [bold]{pen:+d}[/bold]; "
               f"MP restored {dice}{' (capped)' if mp is not None else ''}, expected "
               f"{float(rec.mean()):.4f} ({_pq(Fraction(rec.mean()))})")
@@ -220,7 +220,7 @@ def growth_cmd(
     if as_json:
         emit_json(d.to_json())
         return
-    con = Console()
+    con = out_console()
     con.print(f"[bold]Growth[/bold] — {rolls} roll(s) of +{amount}, free choice [cyan]{choice}[/cyan]; "
               f"{len(d.weights):,} distinct outcomes (exact)")
     exp, margs = d.expected(), d.marginals()

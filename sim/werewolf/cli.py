@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import List
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from sim.core.cliutil import clean_errors, emit_json
+from sim.core.console import out_console
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 
@@ -71,8 +71,8 @@ def exact_cmd(
         vv = r["variants"]
         t.add_row(vv["vote_rule"], vv["start"], vv["end_rule"], f"{r['village_win']:.6f}",
                   *([f"{r['draws']:.2g}"] * draws), f"{r['expected_days']:.4f}", str(r["states"]))
-    Console().print(t)
-    Console().print(f"{sum(r['states'] for r in rows)} states, solved in {sum(r['seconds'] for r in rows):.2f} s")
+    out_console().print(t)
+    out_console().print(f"{sum(r['states'] for r in rows)} states, solved in {sum(r['seconds'] for r in rows):.2f} s")
     if rows and rows[0].get("arithmetic") == "float64":
         classes = "; ".join("+".join(c["roles"]) + " ×" + str(c["count"]) for c in rows[0]["classes"])
-        Console().print(f"float64 Markov chain over day-start states (sim.werewolf.exact_roles); classes: {classes}")
+        out_console().print(f"float64 Markov chain over day-start states (sim.werewolf.exact_roles); classes: {classes}")
