@@ -269,3 +269,126 @@ def test_prune_keeps_the_current_stamp_and_survives_concurrent_pruning(kdir):
     assert mine.exists() and all(f.exists() for f in busy + foreign)
     assert not any(f.exists() for f in stale)
     assert sorted(kernels.prune(kdir, keep=keep, grace_s=-1)) == sorted(busy)  # no grace: the other stamp goes too
+
+
+# ---- the stamped cache of the project's helpers (cache_helpers) ----------------------------
+# The helper modules are written to a folder the subprocess adds to the project's roots, so
+# they are project code there (stamped and cached) without touching the real tree.
+HELPERS = {
+    "leafmod": '''
+import numba as nb
+
+
+@nb.njit
+def leaf(x):
+    return x * 2.0
+''',
+    "helpmod": '''
+import numba as nb
+from leafmod import leaf
+from sim.core.kernels import kernel_template
+
+
+@nb.njit
+def helper(x):
+    return leaf(x) + 1.0  # calls a helper of another file
+
+
+@nb.njit
+def hk_one(x):
+    return helper(x)
+
+
+@nb.njit
+def hk_two(x):
+    return helper(x) * 10.0
+
+
+@kernel_template(hooks=("hook_a", "hook_b"))
+def tmpl(x):
+    return hook_a(x) + hook_b(x)
+''',
+}
+
+HELPER_SCRIPT = """
+import json, sys
+from pathlib import Path
+from sim.core import kernels
+kernels._ROOTS.append(Path(sys.argv[1]).resolve())
+import helpmod
+a, b = (getattr(helpmod, n) for n in sys.argv[2].split(","))
+fn = kernels.specialize(helpmod.tmpl, {"hook_a": a, "hook_b": b})
+r = fn(1.0)
+fns = (helpmod.hk_one, helpmod.hk_two, helpmod.helper, helpmod.leaf)
+print(json.dumps({"r": r, "hits": sum(sum(f.stats.cache_hits.values()) for f in fns),
+                  "misses": sum(sum(f.stats.cache_misses.values()) for f in fns),
+                  "cached": sorted({type(f._cache).__name__ for f in fns})}))
+"""
+
+
+@needs_jit
+def test_helpers_compiled_once_for_every_process_and_an_edited_callee_recompiles(kdir, tmp_path):
+    mods = tmp_path / "mods"
+    for name, src in HELPERS.items():
+        (mods / f"{name}.py").write_text(src)
+    env = {**os.environ, "SIM_KERNEL_DIR": str(kdir), "PYTHONDONTWRITEBYTECODE": "1",
+           "PYTHONPATH": os.pathsep.join([str(ROOT), str(mods)])}
+
+    def run(hooks):
+        out = subprocess.run([sys.executable, "-c", HELPER_SCRIPT, str(mods), hooks], env=env, check=True,
+                             capture_output=True, text=True).stdout
+        return json.loads(out.strip().splitlines()[-1])
+
+    first = run("hk_one,hk_two")
+    assert first == {"r": 3.0 + 30.0, "hits": 0, "misses": 4, "cached": ["_StampedCache"]}
+    # another kernel in another process: the hooks are loaded (their helpers inside), not compiled
+    second = run("hk_two,hk_one")
+    assert second["r"] == 33.0 and (second["hits"], second["misses"]) == (2, 0)
+    assert list((kdir / kernels._FN_DIR).rglob("helpmod.helper-*.nbi"))
+    # numba's own cache would keep `helper` (its file is unchanged) with the old `leaf` inside
+    (mods / "leafmod.py").write_text(HELPERS["leafmod"].replace("x * 2.0", "x * 3.0"))
+    third = run("hk_two,hk_one")
+    assert third["r"] == 4.0 + 40.0 and (third["hits"], third["misses"]) == (0, 4)
+
+
+def test_helpers_outside_the_project_are_not_cached(kdir, tmp_path):
+    m = write_module(tmp_path, TEMPLATE)
+    specialize(m.tmpl, {"hook_a": m.hk_one, "hook_b": m.hk_two})
+    assert not isinstance(m.hk_one._cache, kernels._StampedCache)  # a plug-in's code is not stamped
+    assert not (kdir / kernels._FN_DIR).exists() or not list((kdir / kernels._FN_DIR).rglob("*.nbi"))
+
+
+@needs_jit
+def test_project_helpers_of_a_real_kernel_get_the_stamped_cache():
+    from sim.looper import day_nb
+    from strategies.looper import bayes
+
+    kernels.cache_helpers([bayes.bayes_move_nb])
+    assert isinstance(bayes.bayes_move_nb._cache, kernels._StampedCache)
+    assert isinstance(day_nb.day_start_nb._cache, kernels._StampedCache)  # reached through bayes's calls
+    assert kernels.cache_helpers([bayes.bayes_move_nb]) == 0  # once per function
+
+
+def test_prune_removes_a_stale_stamps_helper_cache_but_nothing_it_did_not_write(kdir):
+    fn = kdir / kernels._FN_DIR
+    old = fn / ("a" * 12) / "strategies" / "looper"
+    old.mkdir(parents=True)
+    for n in ("bayes._knob-540.py311.nbi", "bayes._knob-540.py311.1.nbc",
+              "bayes._knob-540.py311.nbi.tmp.0123456789abcdef"):
+        (old / n).write_text("x")
+    mixed = fn / ("c" * 12) / "sim"
+    mixed.mkdir(parents=True)
+    (mixed / "day_nb.day_start_nb-10.py311.nbi").write_text("x")
+    (mixed / "my-notes.txt").write_text("a user's file")
+    keep = fn / ("b" * 12)
+    keep.mkdir()
+    (keep / "day_nb.day_start_nb-10.py311.nbi").write_text("x")
+    other = fn / "not-a-stamp"
+    other.mkdir()
+    for p in (old, old.parent, old.parent.parent, mixed, mixed.parent, keep, other):
+        os.utime(p, (0, 0))
+    kernels.prune(kdir, keep="b" * 12)
+    assert not (fn / ("a" * 12)).exists()
+    assert (mixed / "my-notes.txt").read_text() == "a user's file"
+    assert not (mixed / "day_nb.day_start_nb-10.py311.nbi").exists()
+    assert (keep / "day_nb.day_start_nb-10.py311.nbi").exists() and other.exists()

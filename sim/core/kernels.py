@@ -48,6 +48,7 @@ from types import CodeType, ModuleType
 from typing import Any, Callable, Iterable, Mapping
 
 import numba as nb
+from numba.core import caching as _caching
 
 _BOUND: dict[str, dict[str, Any]] = {}    # digest -> hooks, read by the generated module
 _OPTIONS: dict[str, dict[str, dict]] = {}  # digest -> companion name -> jit options
@@ -278,6 +279,9 @@ _LEGACY_STEM = re.compile(rf"sim_kernel_\w+_{_HEX}{{{DIGEST_LEN}}}")
 _MARKER = re.compile(rf"sim_kernel_(?P<stamp>{_HEX}{{{STAMP_LEN}}})\.used")
 _TOP_REST = re.compile(r"\.(py|\d+\.tmp)")
 _CACHE_REST = re.compile(r"\..+\.(pyc|nbi|nbc)")
+_FN_STAMP = re.compile(rf"{_HEX}{{{STAMP_LEN}}}")
+# numba's names: <module>.<function>-<line>.py311.nbi, ….py311.<n>.nbc, and their .tmp.<uuid>
+_FN_FILE = re.compile(r"[\w.]+-\d+\.py\d+\w*(\.\d+\.nbc|\.nbi)(\.tmp\.[0-9a-f]{16})?")
 
 
 def _artefact_stamp(name: str, in_pycache: bool) -> str | None:
@@ -329,6 +333,15 @@ def prune(d: Path | None = None, *, keep: str | None = None, grace_s: float = PR
                 groups.setdefault(s, []).append(Path(e.path))
             elif e.name.endswith(".tmp"):  # left by a process that died while writing
                 groups.setdefault(e.name, []).append(Path(e.path))
+    trees: dict[str, Path] = {}  # sim_fn/<stamp>: the helpers' numba cache of that stamp
+    try:
+        for e in os.scandir(d / _FN_DIR):
+            if _FN_STAMP.fullmatch(e.name) and e.is_dir(follow_symlinks=False) and e.name != keep:
+                trees[e.name] = Path(e.path)
+    except FileNotFoundError:
+        pass
+    for s, tree in trees.items():
+        groups.setdefault(s, []).append(tree)
     removed = []
     now = time.time()
     for files in groups.values():
@@ -342,11 +355,30 @@ def prune(d: Path | None = None, *, keep: str | None = None, grace_s: float = PR
             continue
         for f in files:
             try:
-                f.unlink()
+                if f.parent.name == _FN_DIR and f.is_dir():
+                    _remove_fn_tree(f)
+                else:
+                    f.unlink()
                 removed.append(f)
             except FileNotFoundError:
                 pass
     return removed
+
+
+def _remove_fn_tree(tree: Path) -> None:
+    """Remove a stale stamp's helper cache: only numba's cache files and the folders that
+    held them; anything else found there (not ours) is left, and so is its folder."""
+    for root, dirs, files in os.walk(tree, topdown=False):
+        for name in files:
+            if _FN_FILE.fullmatch(name):
+                try:
+                    os.unlink(os.path.join(root, name))
+                except FileNotFoundError:
+                    pass
+        try:
+            os.rmdir(root)
+        except OSError:  # not empty: it holds something we did not write
+            pass
 
 
 def _stamp() -> str:
@@ -354,6 +386,109 @@ def _stamp() -> str:
     if _STAMP is None:
         _STAMP = _sources_stamp()
     return _STAMP
+
+
+# ---- a disk cache for the project's jitted helpers ---------------------------------------
+# A kernel's hooks and the helpers it calls (a strategy, the day model it re-simulates) are
+# compiled again in every process that builds a kernel not yet on disk: a Looper bayes
+# kernel spends most of its two minutes there. numba's own cache would keep them, but it
+# judges freshness by the function's own file only, so an edited callee in another file
+# would leave a stale caller. This cache's freshness is the project's source stamp (every
+# kernel source), the same rule as the generated kernels: any edit recompiles, and two
+# checkouts with the same sources share the files. Only module-level functions of the
+# project without a closure are cached (a plug-in's or a closure's code is not stamped).
+_FN_DIR = "sim_fn"  # kernel_dir()/sim_fn/<stamp>/<package path>/ holds numba's .nbi/.nbc files
+
+
+class _StampedLocator(_caching._CacheLocator):
+    def __init__(self, py_func: Callable, py_file: str) -> None:
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        rel = _project_relpath(Path(py_file))
+        self._path = kernel_dir() / _FN_DIR / _stamp()[:STAMP_LEN] / rel.parent
+
+    def get_cache_path(self) -> str:
+        return str(self._path)
+
+    def get_source_stamp(self) -> str:
+        return _stamp()
+
+    def get_disambiguator(self) -> str:
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func: Callable, py_file: str):
+        if _project_relpath(Path(py_file)) is None:
+            return None
+        self = cls(py_func, py_file)
+        try:
+            self.ensure_cache_path()
+        except OSError:
+            return None
+        return self
+
+
+class _StampedImpl(_caching.CompileResultCacheImpl):
+    _locator_classes = [_StampedLocator]
+
+
+class _StampedCache(_caching.FunctionCache):
+    _impl_class = _StampedImpl
+
+
+def _project_relpath(f: Path) -> Path | None:
+    """``f`` relative to the project (``sim/looper/day_nb.py``), or None outside it."""
+    try:
+        f = f.resolve()
+    except OSError:
+        return None
+    for root in _ROOTS:
+        if root in f.parents:
+            return f.relative_to(root.parent)
+    return None
+
+
+def _is_dispatcher(v: Any) -> bool:
+    return hasattr(v, "py_func") and hasattr(v, "targetoptions") and hasattr(v, "enable_caching")
+
+
+def cache_helpers(fns: Iterable[Any]) -> int:
+    """Give every project dispatcher reachable from ``fns`` (through the globals and
+    closures their code reads) the stamped disk cache; returns how many were new."""
+    if nb.config.DISABLE_JIT:
+        return 0
+    seen: set[int] = set()
+    todo = list(fns)
+    n = 0
+    while todo:
+        v = todo.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        py = getattr(v, "py_func", v)
+        code = getattr(py, "__code__", None)
+        if code is None:
+            continue
+        f = getattr(sys.modules.get(getattr(py, "__module__", None) or ""), "__file__", None) or code.co_filename
+        if _project_relpath(Path(f)) is None:
+            continue  # numba's, numpy's or a plug-in's code: neither walked nor cached
+        closure = getattr(py, "__closure__", None)
+        for cell in closure or ():
+            try:
+                todo.append(cell.cell_contents)
+            except ValueError:
+                pass
+        g = getattr(py, "__globals__", {})
+        todo.extend(g[name] for name in _global_names(code) if name in g and callable(g[name]))
+        if not _is_dispatcher(v) or closure or v.targetoptions.get("cache"):
+            continue
+        if isinstance(getattr(v, "_cache", None), _StampedCache):
+            continue
+        if py.__qualname__ != py.__name__:
+            continue
+        v._cache = _StampedCache(py)
+        n += 1
+    return n
 
 
 # ---- specialisation ----------------------------------------------------------------------
@@ -408,6 +543,7 @@ def _specialize(template: Callable, hooks: Mapping[str, Any], nogil: bool, memo:
         if not _PRUNED:
             _PRUNED = True
             prune(d, keep=stamp[:STAMP_LEN])
+        cache_helpers([template, *comps, *hooks.values()])
         _BOUND[digest] = dict(hooks)
         _OPTIONS[digest] = options
         modname = f"sim_kernel_{template.__name__}_{stamp[:STAMP_LEN]}_{digest}"
