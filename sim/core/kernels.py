@@ -28,6 +28,9 @@ files. Only names of the generated patterns are ever removed.
 
 Only such stamped kernels and true leaf functions use ``cache=True``: numba's own cache
 does not notice edits of callees in other files, so a cached caller could run stale code.
+The project's helpers a kernel calls (its hooks, the functions they call) get a cache of
+their own whose freshness is the same source stamp (:func:`cache_helpers`), so the next
+kernel built on them, in any process, loads them instead of compiling them again.
 """
 from __future__ import annotations
 
