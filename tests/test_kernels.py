@@ -369,6 +369,17 @@ def test_project_helpers_of_a_real_kernel_get_the_stamped_cache():
     assert kernels.cache_helpers([bayes.bayes_move_nb]) == 0  # once per function
 
 
+@needs_jit
+def test_no_writable_cache_folder_leaves_the_helpers_uncached(monkeypatch):
+    from strategies.looper import restrict
+
+    monkeypatch.setattr(kernels._StampedLocator, "from_function", classmethod(lambda cls, f, p: None))
+    fns = [v for v in vars(restrict).values() if kernels._is_dispatcher(v) and not v.targetoptions.get("cache")]
+    before = [type(f._cache) for f in fns]
+    assert fns and kernels.cache_helpers(fns) == 0
+    assert [type(f._cache) for f in fns] == before
+
+
 def test_prune_removes_a_stale_stamps_helper_cache_but_nothing_it_did_not_write(kdir):
     fn = kdir / kernels._FN_DIR
     old = fn / ("a" * 12) / "strategies" / "looper"

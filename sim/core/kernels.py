@@ -489,7 +489,10 @@ def cache_helpers(fns: Iterable[Any]) -> int:
             continue
         if py.__qualname__ != py.__name__:
             continue
-        v._cache = _StampedCache(py)
+        try:
+            v._cache = _StampedCache(py)
+        except RuntimeError:  # no writable cache folder: the helper is compiled as before
+            continue
         n += 1
     return n
 
