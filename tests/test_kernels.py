@@ -374,7 +374,7 @@ def test_no_writable_cache_folder_leaves_the_helpers_uncached(monkeypatch):
     from strategies.looper import restrict
 
     monkeypatch.setattr(kernels._StampedLocator, "from_function", classmethod(lambda cls, f, p: None))
-    fns = [v for v in vars(restrict).values() if kernels._is_dispatcher(v) and not v.targetoptions.get("cache")]
+    fns = [v for v in vars(restrict).values() if kernels._is_jitted(v) and not v.targetoptions.get("cache")]
     before = [type(f._cache) for f in fns]
     assert fns and kernels.cache_helpers(fns) == 0
     assert [type(f._cache) for f in fns] == before

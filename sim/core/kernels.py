@@ -187,6 +187,11 @@ def _global_names(code: CodeType) -> set[str]:
     return names
 
 
+def _is_jitted(v: Any) -> bool:
+    """A numba dispatcher (``@njit``), not a plain function."""
+    return hasattr(v, "py_func") and hasattr(v, "targetoptions")
+
+
 def _jitted_here(module: ModuleType) -> dict[str, Any]:
     """The module-level jitted functions defined in ``module`` (not imported into it).
     Under NUMBA_DISABLE_JIT ``@njit`` returns the plain function, so every function
@@ -194,7 +199,7 @@ def _jitted_here(module: ModuleType) -> dict[str, Any]:
     g = vars(module)
     out = {}
     for name, v in g.items():
-        jitted = hasattr(v, "py_func") and hasattr(v, "targetoptions")
+        jitted = _is_jitted(v)
         if not jitted and not (nb.config.DISABLE_JIT and inspect.isfunction(v)):
             continue
         py = getattr(v, "py_func", v)
@@ -336,15 +341,12 @@ def prune(d: Path | None = None, *, keep: str | None = None, grace_s: float = PR
                 groups.setdefault(s, []).append(Path(e.path))
             elif e.name.endswith(".tmp"):  # left by a process that died while writing
                 groups.setdefault(e.name, []).append(Path(e.path))
-    trees: dict[str, Path] = {}  # sim_fn/<stamp>: the helpers' numba cache of that stamp
-    try:
+    try:  # sim_fn/<stamp>: the helpers' numba cache of that stamp, removed with its kernels
         for e in os.scandir(d / _FN_DIR):
             if _FN_STAMP.fullmatch(e.name) and e.is_dir(follow_symlinks=False) and e.name != keep:
-                trees[e.name] = Path(e.path)
+                groups.setdefault(e.name, []).append(Path(e.path))
     except FileNotFoundError:
         pass
-    for s, tree in trees.items():
-        groups.setdefault(s, []).append(tree)
     removed = []
     now = time.time()
     for files in groups.values():
@@ -358,7 +360,7 @@ def prune(d: Path | None = None, *, keep: str | None = None, grace_s: float = PR
             continue
         for f in files:
             try:
-                if f.parent.name == _FN_DIR and f.is_dir():
+                if f.is_dir():  # only sim_fn/<stamp> trees are grouped as folders
                     _remove_fn_tree(f)
                 else:
                     f.unlink()
@@ -407,7 +409,7 @@ class _StampedLocator(_caching._CacheLocator):
     def __init__(self, py_func: Callable, py_file: str) -> None:
         self._py_file = py_file
         self._lineno = py_func.__code__.co_firstlineno
-        rel = _project_relpath(Path(py_file))
+        rel = _project_relpath(py_file)
         self._path = kernel_dir() / _FN_DIR / _stamp()[:STAMP_LEN] / rel.parent
 
     def get_cache_path(self) -> str:
@@ -421,7 +423,7 @@ class _StampedLocator(_caching._CacheLocator):
 
     @classmethod
     def from_function(cls, py_func: Callable, py_file: str):
-        if _project_relpath(Path(py_file)) is None:
+        if _project_relpath(py_file) is None:
             return None
         self = cls(py_func, py_file)
         try:
@@ -439,20 +441,18 @@ class _StampedCache(_caching.FunctionCache):
     _impl_class = _StampedImpl
 
 
-def _project_relpath(f: Path) -> Path | None:
-    """``f`` relative to the project (``sim/looper/day_nb.py``), or None outside it."""
-    try:
-        f = f.resolve()
-    except OSError:
-        return None
-    for root in _ROOTS:
-        if root in f.parents:
-            return f.relative_to(root.parent)
-    return None
+def _project_relpath(f: str) -> Path | None:
+    """File ``f`` relative to the project (``sim/looper/day_nb.py``), or None outside it."""
+    if f not in _RELPATHS:  # memo: every kernel built walks the same few dozen files
+        try:
+            p = Path(f).resolve()
+        except OSError:
+            p = None
+        _RELPATHS[f] = next((p.relative_to(r.parent) for r in _ROOTS if p and r in p.parents), None)
+    return _RELPATHS[f]
 
 
-def _is_dispatcher(v: Any) -> bool:
-    return hasattr(v, "py_func") and hasattr(v, "targetoptions") and hasattr(v, "enable_caching")
+_RELPATHS: dict[str, Path | None] = {}
 
 
 def cache_helpers(fns: Iterable[Any]) -> int:
@@ -468,12 +468,11 @@ def cache_helpers(fns: Iterable[Any]) -> int:
         if id(v) in seen:
             continue
         seen.add(id(v))
+        if isinstance(getattr(v, "_cache", None), _StampedCache):
+            continue  # given the cache by an earlier call, which walked its callees too
         py = getattr(v, "py_func", v)
         code = getattr(py, "__code__", None)
-        if code is None:
-            continue
-        f = getattr(sys.modules.get(getattr(py, "__module__", None) or ""), "__file__", None) or code.co_filename
-        if _project_relpath(Path(f)) is None:
+        if code is None or _project_relpath(code.co_filename) is None:
             continue  # numba's, numpy's or a plug-in's code: neither walked nor cached
         closure = getattr(py, "__closure__", None)
         for cell in closure or ():
@@ -483,11 +482,7 @@ def cache_helpers(fns: Iterable[Any]) -> int:
                 pass
         g = getattr(py, "__globals__", {})
         todo.extend(g[name] for name in _global_names(code) if name in g and callable(g[name]))
-        if not _is_dispatcher(v) or closure or v.targetoptions.get("cache"):
-            continue
-        if isinstance(getattr(v, "_cache", None), _StampedCache):
-            continue
-        if py.__qualname__ != py.__name__:
+        if not _is_jitted(v) or closure or v.targetoptions.get("cache") or py.__qualname__ != py.__name__:
             continue
         try:
             v._cache = _StampedCache(py)
