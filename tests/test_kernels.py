@@ -200,6 +200,34 @@ def test_template_declaration_checks():
         kernels.kernel_template(hooks=("a", "a"))
 
 
+
+def _project_kernel_functions():
+    """Every kernel template of the project's games (and the race example's), and the
+    Looper's day kernels, which the strategies and the Python API call too."""
+    import sim_race.game_nb
+
+    import sim.looper.day_nb
+    import sim.looper.game_nb
+    import sim.trpg.game_nb
+    import sim.werewolf.game_nb
+    mods = (sim.looper.game_nb, sim.trpg.game_nb, sim.werewolf.game_nb, sim_race.game_nb)
+    found = [f for m in mods for f in vars(m).values() if callable(f) and kernels.template_hooks(f)]
+    return found + [sim.looper.day_nb.day_start_nb, sim.looper.day_nb.day_finish_nb]
+
+
+def test_kernel_parameters_have_no_defaults():
+    """An omitted argument is a type of its own to numba (``omitted(default=None)``, not
+    ``none``): a caller that leaves ``log`` out compiled the whole kernel a second time (four
+    Werewolf kernels of the test suite were compiled twice, about 10 s each)."""
+    import inspect
+
+    fns = _project_kernel_functions()
+    assert len(fns) >= 7
+    for f in fns:
+        py = getattr(f, "py_func", f)
+        with_default = [p.name for p in inspect.signature(py).parameters.values() if p.default is not p.empty]
+        assert not with_default, f"{py.__module__}.{py.__qualname__}: {with_default}"
+
 def _stale_layout(d: Path):
     """Generated files of other stamps, an abandoned temporary file and foreign files."""
     cache = d / "__pycache__"

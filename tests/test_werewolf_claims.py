@@ -43,8 +43,8 @@ def test_declared_defaults_are_the_hooks_defaults():
     setup = resolve_setup()
     kernel = chunk_kernel(V, W)
     plain, tuned = new_counts(setup.nb), new_counts(setup.nb)
-    kernel(run_key(11), 0, 400, setup.nb, plain)
-    kernel(run_key(11), 0, 400, with_knobs(setup, V, W), tuned)
+    kernel(run_key(11), 0, 400, setup.nb, plain, None)
+    kernel(run_key(11), 0, 400, with_knobs(setup, V, W), tuned, None)
     for k in plain._fields:
         assert np.array_equal(getattr(plain, k), getattr(tuned, k)), k
 

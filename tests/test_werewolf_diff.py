@@ -39,7 +39,7 @@ PAIRS = [("random", "random"), ("claims", "claims"), ("random", "claims"), ("cla
 
 def engine_counts(kernel, setup, g) -> dict[str, np.ndarray]:
     out = new_counts(setup.nb)
-    kernel(KEY, g, 1, setup.nb, out)
+    kernel(KEY, g, 1, setup.nb, out, None)
     return out._asdict()
 
 

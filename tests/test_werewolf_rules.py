@@ -292,8 +292,8 @@ def play(script: Script, *sets: str, games: int = 1, per_game: bool = False, nai
     total = new_counts(setup.nb)
     for g in gs:
         out = new_counts(setup.nb)
-        kernel(KEY, g, 1, setup.nb, out)
-        kernel(KEY, g, 1, setup.nb, total)
+        kernel(KEY, g, 1, setup.nb, out, None)
+        kernel(KEY, g, 1, setup.nb, total, None)
         outs.append(out)
     if naive:
         want = counts_of(setup, [naive_game(setup, KEY, g, SCRIPTED_V, SCRIPTED_W) for g in gs])

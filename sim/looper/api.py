@@ -66,7 +66,7 @@ def resolve_day(
     R = roster.nb
     B = _kernels()["day_buffers_nb"](R)
     alive_u = np.uint64(alive)
-    nreq = _kernels()["day_start_nb"](pos, alive_u, R, B)
+    nreq = _kernels()["day_start_nb"](pos, alive_u, R, B, None)
     for r in range(nreq):
         cands = _mask_ids(roster, int(B.req_cand[r]))
         actor = roster.ids[int(B.req_actor[r])]
@@ -74,7 +74,7 @@ def resolve_day(
         if pick not in cands:
             raise SimInputError(f"choose({actor!r}, {cands}) returned {pick!r}, not a candidate")
         B.req_victim[r] = roster.index(pick)
-    dead = int(_kernels()["day_finish_nb"](pos, alive_u, nreq, R, B))
+    dead = int(_kernels()["day_finish_nb"](pos, alive_u, nreq, R, B, None))
     alive_ids = _mask_ids(roster, alive)
     return DayResult(
         stress={c: int(B.stress[roster.index(c)]) for c in alive_ids},

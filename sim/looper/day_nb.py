@@ -147,7 +147,7 @@ def _kill_nb(mask, e, B):
 
 
 @nb.njit
-def day_start_nb(pos, alive, R, B, log=None):
+def day_start_nb(pos, alive, R, B, log):
     """Stress, movement and every death rule that needs no choice.
 
     Returns the number of "one character dies" requests written to
@@ -351,7 +351,7 @@ def day_start_nb(pos, alive, R, B, log=None):
 
 
 @nb.njit
-def day_finish_nb(pos, alive, nreq, R, B, log=None):
+def day_finish_nb(pos, alive, nreq, R, B, log):
     """Apply the chosen deaths, the slaughter rule and the announcements; return the dead mask."""
     eff = R.effects
     for r in range(nreq):

@@ -248,9 +248,10 @@ HOOKS = ("v_vote", "v_divine", "v_protect", "v_witch", "v_speak", "v_view",
 
 # The template's hooks are bound to real strategies by sim.core.kernels.specialize.
 @kernel_template(hooks=HOOKS)
-def play_chunk_nb(key, start, count, R, out, log=None):
+def play_chunk_nb(key, start, count, R, out, log):
     """Template: games [start, start+count) with the bound strategy hooks (``log``: None,
-    or an event log that records every event of the games)."""
+    or an event log that records every event of the games). ``log`` has no default: an
+    omitted argument is a type of its own to numba, one more compile of the whole kernel."""
     n = R.seats.shape[0]
     owned = new_state_nb(n)  # keeps the memory alive for the unmanaged views below
     st = unmanaged_state_nb(owned)
@@ -535,7 +536,7 @@ def play_chunk_nb(key, start, count, R, out, log=None):
 
 def chunk_kernel(village, wolves):
     """The compiled (disk-cached) chunk kernel for a village and a wolf strategy family
-    (``kernel(key, start, count, R, out, log=None)``); an ``oracle_…`` family's hooks
+    (``kernel(key, start, count, R, out, None)``, or an event log for ``None``); an ``oracle_…`` family's hooks
     receive the judge's view."""
     hooks = {f"v_{k}": getattr(village, k) for k in ("vote", "divine", "protect", "witch", "speak")}
     hooks.update({f"w_{k}": getattr(wolves, k) for k in ("vote", "mark", "attack", "speak")})
