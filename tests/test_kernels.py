@@ -431,3 +431,43 @@ def test_prune_removes_a_stale_stamps_helper_cache_but_nothing_it_did_not_write(
     assert (mixed / "my-notes.txt").read_text() == "a user's file"
     assert not (mixed / "day_nb.day_start_nb-10.py311.nbi").exists()
     assert (keep / "day_nb.day_start_nb-10.py311.nbi").exists() and other.exists()
+
+
+LITERALS = '''
+import numba as nb
+from sim.core.kernels import kernel_template
+
+
+@nb.njit
+def scaled(x, k):
+    return x * k
+
+
+@nb.njit
+def hk(x):
+    return scaled(x, 2) + scaled(x, 3)  # two constants: numba would type Literal[int](2), (3)
+
+
+@nb.njit
+def via_hook(x, k):
+    return hook(x) * k  # calls the hook: a companion, re-declared in the generated module
+
+
+@kernel_template(hooks=("hook",))
+def tmpl(x):
+    return via_hook(x, 1) + via_hook(x, 10) + scaled(x, 5)
+'''
+
+
+@needs_jit
+def test_project_helpers_are_compiled_once_whatever_constants_they_are_called_with(kdir, tmp_path, monkeypatch):
+    """A constant argument is typed as its own ``Literal`` by numba: without
+    ``_typed_without_literals`` ``scaled`` would be compiled three times and the companion
+    ``via_hook`` twice, each with everything it calls."""
+    monkeypatch.setattr(kernels, "_ROOTS", [*kernels._ROOTS, (tmp_path / "mods").resolve()])
+    m = write_module(tmp_path, LITERALS)
+    fn = specialize(m.tmpl, {"hook": m.hk})
+    assert fn(1.0) == 5.0 * 1 + 5.0 * 10 + 5.0
+    assert [str(s) for s in m.scaled.signatures] == ["(float64, int64)"]
+    assert len(generated(fn).via_hook.signatures) == 1
+    assert len(m.hk.signatures) == 1
