@@ -233,7 +233,7 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
                     pos[gc] = setup[gbase + 2 * gk + 1]
                     ev_nb(log, Ev.GUEST, gc, pos[gc], (alive >> np.uint64(gc)) & np.uint64(1), 0, 0, 0, 0)
                 # --- resolve the day ---
-                nreq = day_start_nb(pos, alive, R, B, log)
+                nreq = day_start_nb(pos, alive, rules, B, log)  # the strategies pass the same read-only arrays: one compile
                 if nreq > 0:
                     for i in range(n):
                         wpos[i] = B.pos2[i]
@@ -244,7 +244,7 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
                     if not ((B.req_cand[r] >> np.uint64(B.req_victim[r])) & np.uint64(1)):
                         raise ValueError("scriptwriter choose returned a non-candidate")
                     ev_nb(log, Ev.CHOICE, B.req_actor[r], B.req_eff[r], np.int64(B.req_cand[r]), B.req_victim[r], 0, 0, 0)
-                dead = day_finish_nb(pos, alive, nreq, R, B, log)
+                dead = day_finish_nb(pos, alive, nreq, rules, B, log)
                 t = dead
                 while t:
                     i = lowest_nb(t)

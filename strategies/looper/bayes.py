@@ -275,7 +275,7 @@ def history_mismatch_nb(view, h, buf, pos, keymask, stop):
     R = view.rules
     Ds = np.zeros((R.info[I.MAX_LOOPS], R.info[I.DAYS] + 1), np.uint64)
     _deaths_nb(view, Ds)
-    return _history_nb(view, h, Ds, buf, pos, keymask, stop)
+    return _history_nb(view, h, Ds, buf, pos, keymask, stop, -1)
 
 
 @nb.njit
@@ -288,9 +288,9 @@ def _deaths_nb(view, Ds):
 
 
 @nb.njit
-def _history_nb(view, h, Ds, buf, pos, keymask, stop, only=-1):
+def _history_nb(view, h, Ds, buf, pos, keymask, stop, only):
     """:func:`history_mismatch_nb` on the announced dead ``Ds`` (:func:`_deaths_nb`);
-    ``only`` >= 0: the days of guest move ``only`` alone (:func:`_recheck_nb`)."""
+    ``only`` >= 0: the days of guest move ``only`` alone (:func:`_recheck_nb`); -1: every day."""
     if not (keymask & _bit(h[0])):
         return 1 << 20
     n = view.rules.info[I.N_CHARS]
@@ -357,7 +357,7 @@ def _rescore_nb(view, h, tmp, s, count, Ds, buf, pos, keymask):
         g = s - 1 - nperm
         return (count - _history_nb(view, h, Ds, buf, pos, keymask, 1 << 30, g)
                 + _history_nb(view, tmp, Ds, buf, pos, keymask, 1 << 30, g))
-    return _history_nb(view, tmp, Ds, buf, pos, keymask, count)
+    return _history_nb(view, tmp, Ds, buf, pos, keymask, count, -1)
 
 
 @nb.njit
@@ -566,7 +566,7 @@ def _redraw_keys(rng, view, own, km, N, S, pos, Ds):
                 ok = True
                 break
         if ok and matters:
-            ok = _history_nb(view, h, Ds, own.buf, pos, km, 0) == 0
+            ok = _history_nb(view, h, Ds, own.buf, pos, km, 0, -1) == 0
         if not ok:
             h[0] = old  # the digest below marks it dead, as before
 
@@ -683,7 +683,7 @@ def update_nb(rng, view, own, through_today):
             h = big[i * S:(i + 1) * S]
             if not _valid_nb(R, h) or not (km & _bit(h[0])):
                 _sample_prior(rng, R, h, km)
-            big[W + i] = _history_nb(view, h, Ds, buf, pos, km, 1 << 30)
+            big[W + i] = _history_nb(view, h, Ds, buf, pos, km, 1 << 30, -1)
             if big[W + i] == 0:
                 live += 1
         i = 0
@@ -835,7 +835,7 @@ def _risk_nb(view, own, h, mv, k, pos):
 
 
 @nb.njit
-def _mean_loss(view, own, hs, nw, mv, k, wts, pos, cr, base, same, each, above=np.inf, order=None):
+def _mean_loss(view, own, hs, nw, mv, k, wts, pos, cr, base, same, each, above, order):
     """The mean loss over the worlds, each world's loss kept in ``each``; a world where
     ``same`` says the moves leave the layout of ``base``'s moves (bit w set) takes its loss
     ``base[w]`` (the same layout, the same day, the same value). Given ``above``, it stops
@@ -843,7 +843,9 @@ def _mean_loss(view, own, hs, nw, mv, k, wts, pos, cr, base, same, each, above=n
     ``order``, likely the costliest first) show the mean is above it — losses are never
     negative — and returns that partial mean; a full mean is summed in world order, so a
     caller that keeps only means below ``above`` decides exactly as with every mean in full
-    (the margin keeps a rounding of the other order from rejecting a mean just below)."""
+    (the margin keeps a rounding of the other order from rejecting a mean just below).
+    ``above`` = inf: every world in full (``order`` unread). No defaults: an omitted argument
+    is a type of its own to numba, one more compile."""
     if above == np.inf:
         s = 0.0
         for w in range(nw):
@@ -859,7 +861,7 @@ def _mean_loss(view, own, hs, nw, mv, k, wts, pos, cr, base, same, each, above=n
     if s > bound:
         return s / nw
     for q in range(nw):
-        w = order[q] if order is not None else q
+        w = order[q]
         if not (same & _bit(w)):
             each[w] = _loss(view, own, hs[w], mv, k, wts, pos, cr)
             s += each[w]
@@ -890,9 +892,11 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
     base = unmanaged_nb(loss_o[0])
     each = unmanaged_nb(loss_o[1])
     kept = unmanaged_nb(loss_o[2])
-    cur = _mean_loss(view, own, hs, nw, out, 0, wts, pos, cr, base, U0, base)
+    order_o = np.empty(nw, np.int64)
+    order = unmanaged_nb(order_o)  # the worlds by their loss so far, largest first
+    cur = _mean_loss(view, own, hs, nw, out, 0, wts, pos, cr, base, U0, base, np.inf, order)
     if cur <= 0.0:
-        keep_alive_nb(pos_o, loss_o)
+        keep_alive_nb(pos_o, loss_o, order_o)
         return 0
     # movers: the protected characters at risk in some world, and whoever shares a place
     # with one there (a likely killer)
@@ -921,8 +925,6 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
     for w in range(nw):
         held[w] = _overridden(R, hs[w], view.day)
     every = ~U0 if nw >= 64 else _bit(nw) - U1
-    order_o = np.empty(nw, np.int64)
-    order = unmanaged_nb(order_o)  # the worlds by their loss so far, largest first
     k = 0
     moved = U0
     while k < cap and cur > 0.0:
