@@ -30,7 +30,10 @@ Only such stamped kernels and true leaf functions use ``cache=True``: numba's ow
 does not notice edits of callees in other files, so a cached caller could run stale code.
 The project's helpers a kernel calls (its hooks, the functions they call) get a cache of
 their own whose freshness is the same source stamp (:func:`cache_helpers`), so the next
-kernel built on them, in any process, loads them instead of compiling them again.
+kernel built on them, in any process, loads them instead of compiling them again. Those
+functions and the generated ones are typed on plain argument types, not a constant's
+``Literal`` type (:func:`_typed_without_literals`), so each is compiled once, not once per
+constant it is called with; for the same reason a kernel's parameters have no defaults.
 """
 from __future__ import annotations
 
