@@ -39,13 +39,25 @@ def _recording(move, name):
     return PlayerStrategy("recording", mv, nm), seen
 
 
+def _readonly(view):
+    """``view`` with every array read-only (views of the same memory), as the kernel hands
+    it to a strategy: the helpers a test calls then run the kernel's own compiled versions,
+    not a second compile for writable arrays (numba types them apart)."""
+    def ro(a):
+        a = a.view()
+        a.setflags(write=False)
+        return a
+    rules = type(view.rules)(*(ro(a) for a in view.rules))
+    return type(view)(rules, *(ro(x) if isinstance(x, np.ndarray) else x for x in view[1:]))
+
+
 def _final_view(v, res, days):
     """The player's view after the game: every played day digested."""
     last = len(res["loop_end"]) - 1
     e = res["loop_end"][last]
     played = e if 1 <= e <= days else days
-    return PlayerView(v.rules, np.int64(last), np.int64(played + 1), np.uint64(0), v.ann, v.moves, v.loop_end,
-                      v.named, v.knobs)
+    return _readonly(PlayerView(v.rules, np.int64(last), np.int64(played + 1), np.uint64(0), v.ann, v.moves,
+                                v.loop_end, v.named, v.knobs))
 
 
 ROSTERS = {
@@ -197,9 +209,9 @@ def _history(roster, moves_day1, deaths_day1, loop_end, particles, repair=4000):
     if loop_end:
         alive = (1 << n) - 1
     named = np.full(loops, -1, np.int64)
-    view = PlayerView(R, np.int64(lp), np.int64(day), np.uint64(alive), ann, mv, ends, named, knobs)
-    morning = PlayerView(R, np.int64(0), np.int64(1), np.uint64((1 << n) - 1), np.full_like(ann, -1), mv,
-                         np.zeros(loops, np.int64), named, knobs)
+    view = _readonly(PlayerView(R, np.int64(lp), np.int64(day), np.uint64(alive), ann, mv, ends, named, knobs))
+    morning = _readonly(PlayerView(R, np.int64(0), np.int64(1), np.uint64((1 << n) - 1), np.full_like(ann, -1), mv,
+                                   np.zeros(loops, np.int64), named, knobs))
     own = Scratch(np.zeros(MEM, np.int64), day_buffers_nb(R), np.zeros(BIG, np.int64))
     return morning, view, own
 
@@ -465,7 +477,7 @@ def _views_by_day(v, res, days):
         ends[lp:] = 0
         alive = (1 << n) - 1
         for d in range(1, (e if 1 <= e <= days else days) + 1):
-            out.append(v._replace(loop=np.int64(lp), day=np.int64(d), alive=np.uint64(alive), loop_end=ends))
+            out.append(_readonly(v._replace(loop=np.int64(lp), day=np.int64(d), alive=np.uint64(alive), loop_end=ends)))
             alive &= ~sum(1 << c for c in range(n) if v.ann[lp, d - 1, c] >= 0)
     return out
 
