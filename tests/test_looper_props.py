@@ -381,7 +381,7 @@ def _same_totals(a, b):
 
 
 @settings(max_examples=4, **SETTINGS)
-@given(st.integers(0, 2**31 - 1), st.sampled_from(["random", "cautious"]))
+@given(st.integers(0, 2**31 - 1), st.sampled_from(["random", "cautious", "deducer"]))
 def test_game_deterministic_across_threads_and_chunks(seed, player):
     games = 600
     ref = run(games, seed, player=player, threads=1, chunk_size=1000)
@@ -412,7 +412,8 @@ def test_game_count_invariants(seed, days, loops, player, expansion):
 
 
 # --- the registered `fixed` scriptwriter (P-19) plays a doomed script; "first" choices
-# (the lowest candidate). Its kernels are the ones tests/test_looper_diff.py compiles.
+# (the lowest candidate). Random and cautious against it are kernels tests/test_looper_diff.py
+# compiles too. No guest moves: every loop ends on day 1, before the first guest day.
 def _doomed(key, perm, expansion=False):
     """``key`` is the key person; ``perm`` the permanent (character, location) moves."""
     return resolve_setup({"setup": {"key_person": key, "choose": "first", "guest_moves": [],
@@ -424,7 +425,7 @@ DOOMED_LAID_OFF = [("laid_off_man", "school"), ("pushy_feminist", "school"), ("r
 
 
 @settings(max_examples=3, **SETTINGS)
-@given(st.integers(0, 2**31 - 1), st.sampled_from(["random", "cautious"]))
+@given(st.integers(0, 2**31 - 1), st.sampled_from(["random", "cautious", "deducer"]))
 def test_loop_ends_on_key_person_death(seed, player):
     # laid_off_man is the key person and stays in school with the feminist and the
     # right winger (the player cannot move them, R-6): feminist +3 + right winger +1 = 4,
