@@ -507,9 +507,10 @@ def cache_helpers(fns: Iterable[Any]) -> int:
                 pass
         g = getattr(py, "__globals__", {})
         todo.extend(g[name] for name in _global_names(code) if name in g and callable(g[name]))
-        if _is_jitted(v):
-            _typed_without_literals(v)
-        if not _is_jitted(v) or closure or v.targetoptions.get("cache") or py.__qualname__ != py.__name__:
+        if not _is_jitted(v):
+            continue
+        _typed_without_literals(v)
+        if closure or v.targetoptions.get("cache") or py.__qualname__ != py.__name__:
             continue
         try:
             v._cache = _StampedCache(py)

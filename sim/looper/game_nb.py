@@ -232,8 +232,8 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
                 if gc >= 0 and not (pmoved & pwins & (np.uint64(1) << np.uint64(gc))):
                     pos[gc] = setup[gbase + 2 * gk + 1]
                     ev_nb(log, Ev.GUEST, gc, pos[gc], (alive >> np.uint64(gc)) & np.uint64(1), 0, 0, 0, 0)
-                # --- resolve the day ---
-                nreq = day_start_nb(pos, alive, rules, B, log)  # the strategies pass the same read-only arrays: one compile
+                # --- resolve the day (on the read-only rules the strategies pass too: one compile) ---
+                nreq = day_start_nb(pos, alive, rules, B, log)
                 if nreq > 0:
                     for i in range(n):
                         wpos[i] = B.pos2[i]

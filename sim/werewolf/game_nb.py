@@ -536,8 +536,8 @@ def play_chunk_nb(key, start, count, R, out, log):
 
 def chunk_kernel(village, wolves):
     """The compiled (disk-cached) chunk kernel for a village and a wolf strategy family
-    (``kernel(key, start, count, R, out, None)``, or an event log for ``None``); an ``oracle_…`` family's hooks
-    receive the judge's view."""
+    (``kernel(key, start, count, R, out, log)``, ``log`` None or an event log); an ``oracle_…``
+    family's hooks receive the judge's view."""
     hooks = {f"v_{k}": getattr(village, k) for k in ("vote", "divine", "protect", "witch", "speak")}
     hooks.update({f"w_{k}": getattr(wolves, k) for k in ("vote", "mark", "attack", "speak")})
     hooks["v_view"] = view_builder(village)
