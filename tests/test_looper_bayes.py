@@ -350,16 +350,57 @@ def test_a_candidate_with_the_greedy_sets_layouts_has_its_rollout():
         x = int(r.integers(n))
         LAYOUT(R, h, int(view.day), view.alive, mv0, 1, pos)
         mvc[1] = x, (pos[x] if r.random() < 0.5 else r.integers(L))
-        lay0 = np.zeros((days - int(view.day) + 1, n), np.int64)
-        for d in range(int(view.day), days + 1):
-            LAYOUT(R, h, d, view.alive, mv0, 1, lay0[d - int(view.day)])
-        eq = bool(same(R, h, int(view.day), days, view.alive, mvc, 2, lay0, pos))
+        eq = bool(same(R, h, int(view.day), days, view.alive, mv0, 1, mvc, 2))
         seen[eq] += 1
         a = rollout(_rng(1), view, own, h, mv0, 1, wts, pos, 1, 1.0)
         b = rollout(_rng(1), view, own, h, mvc, 2, wts, pos, 1, 1.0)
         if eq:
             assert a[:2] == b[:2], (h, mv0, mvc, a, b)
     assert seen[True] > 20 and seen[False] > 20, seen
+
+
+@pytest.mark.parametrize("name", ["base", "precedence_key", "precedence_all", "locked"])
+def test_the_planners_layout_check_is_the_whole_layouts(name):
+    """``_same_days`` compares only the characters the two move sets move (``_place``); over
+    random worlds, move sets (repeated characters, unused slots, moves of the dead) and
+    living, and every precedence, it answers what comparing the whole morning layouts of
+    every day answers, and both answers occur."""
+    cfg, sets = ROSTERS[name]
+    roster = resolve_setup(cfg, sets)
+    R = roster.nb
+    same = stamped(B._same_days)
+    S = 1 + 2 * int(R.info[I.N_PERM]) + 2 * int(R.info[I.N_GUEST])
+    n, L, days = roster.n_chars, int(R.info[I.N_LOC]), int(R.info[I.DAYS])
+    r = np.random.default_rng(8)
+    seen = {True: 0, False: 0}
+    p0, p1 = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    for _ in range(400):
+        h = _random_world(r, R, S, n, L)
+        if r.random() < 0.3:  # an unused guest slot, as a `fixed` script may leave
+            h[S - 2] = -1
+        alive = np.uint64(int(r.integers(1 << n)) | 1)
+        d0 = int(r.integers(1, days + 1))
+        mv0 = np.full((3, 2), -1, np.int64)
+        k0 = int(r.integers(0, 4))
+        for j in range(k0):
+            mv0[j] = r.integers(-1, n), r.integers(L)
+        mv = mv0.copy()
+        k = int(r.integers(max(k0, 1), 4))
+        j = int(r.integers(k))
+        mv[j] = (mv0[int(r.integers(k0))][0] if k0 and r.random() < 0.5 else r.integers(n)), r.integers(L)
+        if r.random() < 0.3:  # to the place it already has: often the same layouts
+            LAYOUT(R, h, d0, alive, mv0, k0, p0)
+            if mv[j, 0] >= 0:
+                mv[j, 1] = p0[mv[j, 0]]
+        want = True
+        for d in range(d0, days + 1):
+            LAYOUT(R, h, d, alive, mv0, k0, p0)
+            LAYOUT(R, h, d, alive, mv, k, p1)
+            want &= bool((p0 == p1).all())
+        got = bool(same(R, h, d0, days, alive, mv0, k0, mv, k))
+        assert got == want, (name, h, alive, d0, mv0[:k0], mv[:k])
+        seen[got] += 1
+    assert seen[True] > 30 and seen[False] > 30, seen
 
 
 def _random_world(r, R, S, n, L):

@@ -1086,17 +1086,60 @@ def _rollout(rng, view, own, h, mv, k, wts, pos, horizon, cr):
 
 
 @nb.njit
-def _same_days(R, h, d0, d1, alive, mv, k, lay0, pos):
-    """Whether moves ``mv[:k]`` give world ``h`` the morning layouts ``lay0`` (another
-    candidate's) on every day ``d0 … d1``. Each character's place depends only on its own
-    move, whether it is alive and the scriptwriter's moves, so layouts equal under ``alive``
-    stay equal under any subset of it: the two rollouts then see the same days."""
-    n = R.info[I.N_CHARS]
-    for d in range(d0, d1 + 1):
-        layout_nb(R, h, d, alive, mv, k, pos)
-        for i in range(n):
-            if pos[i] != lay0[d - d0, i]:
-                return False
+def _place(R, h, d, alive, z, dest):
+    """Character ``z``'s place in :func:`layout_nb`'s morning layout of day ``d`` under
+    hypothesis ``h`` when the player's (first) move of ``z`` sends it to ``dest`` (−1: no
+    move). A place depends on the character's own move only, so this is that layout's
+    entry ``z`` whatever the other moves are."""
+    nperm = R.info[I.N_PERM]
+    p = R.home[z]
+    for j in range(nperm):
+        if h[1 + 2 * j] == z:
+            p = h[2 + 2 * j]
+    moved = False
+    if dest >= 0 and (alive & _bit(z)) and not (_overridden(R, h, d) & _bit(z)):
+        p = dest
+        moved = True
+    gk = R.guest_day[d]
+    if gk >= 0 and not moved:
+        g = 1 + 2 * nperm + 2 * gk
+        if h[g] == z:
+            p = h[g + 1]
+    return p
+
+
+@nb.njit
+def _dest(mv, k, z):
+    """Where moves ``mv[:k]`` send character ``z`` (its first move: :func:`layout_nb` skips a
+    repeat), −1 if nowhere."""
+    for j in range(k):
+        if mv[j, 0] == z:
+            return mv[j, 1]
+    return -1
+
+
+@nb.njit
+def _same_days(R, h, d0, d1, alive, mv0, k0, mv, k):
+    """Whether moves ``mv[:k]`` give world ``h`` the same morning layouts as ``mv0[:k0]``
+    (another candidate's) on every day ``d0 … d1``: only the characters either set moves
+    can stand elsewhere (:func:`_place`), so only they are compared. Each character's place
+    depends only on its own move, whether it is alive and the scriptwriter's moves, so
+    layouts equal under ``alive`` stay equal under any subset of it: the two rollouts then
+    see the same days."""
+    for side in range(2):
+        m = mv0 if side == 0 else mv
+        kk = k0 if side == 0 else k
+        for j in range(kk):
+            z = m[j, 0]
+            if z < 0:
+                continue
+            a = _dest(mv0, k0, z)
+            b = _dest(mv, k, z)
+            if a == b:
+                continue
+            for d in range(d0, d1 + 1):
+                if _place(R, h, d, alive, z, a) != _place(R, h, d, alive, z, b):
+                    return False
     return True
 
 
@@ -1175,21 +1218,16 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
     exact = cr >= 1.0
     d0 = view.day
     d1 = _last_day(view, horizon)  # the days a rollout plays: the same the skip compares
-    lay_o = np.empty((d1 - d0 + 1, n), np.int64)
-    lay0 = unmanaged_nb(lay_o)
     spent = 0
     w = 0
     random = False
     v0 = 0.0
     used0 = 0
     while True:
-        if exact:
-            for d in range(d0, d1 + 1):
-                layout_nb(R, hs[w], d, view.alive, cm[0], ck[0], lay0[d - d0])
         for c in range(ncand):
             if dup[c]:
                 continue
-            if c > 0 and exact and _same_days(R, hs[w], d0, d1, view.alive, cm[c], ck[c], lay0, pos):
+            if c > 0 and exact and _same_days(R, hs[w], d0, d1, view.alive, cm[0], ck[0], cm[c], ck[c]):
                 v, used, drew = v0, used0, False
             else:
                 v, used, drew = _rollout(rng, view, own, hs[w], cm[c], ck[c], wts, pos, horizon, cr)
@@ -1210,7 +1248,7 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
         out[j, 0] = cm[bc, j, 0]
         out[j, 1] = cm[bc, j, 1]
     k = ck[bc]
-    keep_alive_nb(pos_o, owned, lay_o)
+    keep_alive_nb(pos_o, owned)
     return k
 
 
