@@ -24,11 +24,9 @@ exact mask has just ruled out takes a new key from the mask instead of dying (th
 not change a day's layout, except under ``precedence = player_for_key_person``, where the
 new key is re-checked). When no particle is left, a repair search (mutations that do not
 increase the number of mismatched deaths over the history; half of them explain a random
-announced death by moving its victim, or anyone, to its announced place) looks for a
-consistent one within ``repair`` re-simulated days a game; the refill then spreads the first
-one it finds (searching on for more cost more than it brought: 1.4× the speed, the same
-win rates). Whatever it reaches is used, and after it falls short every particle keeps
-counting its mismatches day by day. The true setup always has likelihood 1
+announced death by moving its victim, or anyone, to its announced place) looks for
+consistent ones within ``repair`` re-simulated days a game; whatever it reaches is used,
+and after it falls short every particle keeps counting its mismatches day by day. The true setup always has likelihood 1
 (tests/test_looper_bayes.py checks it over random games), so it is never ruled out; a
 finite particle set may of course not hold it.
 
@@ -689,9 +687,7 @@ def update_nb(rng, view, own, through_today):
             if big[W + i] == 0:
                 live += 1
         i = 0
-        # one consistent setup is enough: the refill below spreads it; searching on for four
-        # spent most of the budget in the games where the fourth was hard to find
-        while live < 1 and spent < budget:
+        while live < min(N, 4) and spent < budget:
             if big[W + i] != 0:
                 h = big[i * S:(i + 1) * S]
                 ms = (_explain_death(rng, view, h, tmp) if randint_nb(rng, 2) == 0
