@@ -54,6 +54,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_werewolf.py
 	$(BIN)/python benchmarks/bench_trpg.py
 	$(BIN)/python benchmarks/bench_sweep.py
+	$(BIN)/python benchmarks/bench_skill.py
 	$(BIN)/python benchmarks/bench_compile.py
 
 clean:
