@@ -41,6 +41,7 @@ def _files(tmp: Path) -> dict[str, str]:
                            "path = \"variants.max_runoffs\"\nvalues = [1, 2]\n",
         "balance_typo.toml": (EX / "balance" / "werewolf_fenrir.toml").read_text() + "\ntargte = 0.3\n",
         "balance_game.toml": "game = \"chess\"\n[[params]]\npath = \"x\"\nlow = 0\nhigh = 1\n",
+        "sweep_seed_2_63.toml": (EX / "sweeps" / "werewolf_seer.toml").read_text().replace("seed = 1", f"seed = {2**63}"),
     }
 
 
@@ -130,6 +131,9 @@ CASES = [
     ["balance", "balance_game.toml", "--out", "bal"],
     ["balance", str(EX / "balance" / "werewolf_fenrir.toml"), "--out", "afile"],
     ["balance", str(EX / "balance" / "werewolf_fenrir.toml"), "--tolerance", "x"],
+    ["werewolf", "run", "--games", "100", "--seed", str(2**63)],
+    ["werewolf", "run", "--games", "100", "--seed", str(10**45)],
+    ["sweep", "sweep_seed_2_63.toml", "--out", "sw"],
     # outside combat
     ["trpg", "check", "--target", "abc"],
     ["trpg", "growth", "--skills", "1,2,x", "--rolls", "4"],
@@ -155,6 +159,7 @@ EXPECT = {
     "werewolf run --games 100 --out .": "working directory",
     "werewolf run --games 100 --out afile": "not a directory",
     "looper loo --games 100 --out /proc/sim-balance-x": "cannot write",
+    "werewolf run --games 100 --seed 9223372036854775808": "at most 2^63-1",
 }
 
 
