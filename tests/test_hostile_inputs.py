@@ -131,6 +131,10 @@ CASES = [
     ["balance", "balance_game.toml", "--out", "bal"],
     ["balance", str(EX / "balance" / "werewolf_fenrir.toml"), "--out", "afile"],
     ["balance", str(EX / "balance" / "werewolf_fenrir.toml"), "--tolerance", "x"],
+    # numbers past the kernels' int64 (an OverflowError, not a user's error, before)
+    ["werewolf", "run", "--set", f"roles.fenrir.drag={10**25}"],
+    ["looper", "run", "--set", f"rules.max_loops={2**63}"],
+    ["trpg", "run", str(ALLEY), "--set", f"characters.aoi.hp={10**30}"],
     ["werewolf", "run", "--games", "100", "--seed", str(2**63)],
     ["werewolf", "run", "--games", "100", "--seed", str(10**45)],
     ["sweep", "sweep_seed_2_63.toml", "--out", "sw"],
