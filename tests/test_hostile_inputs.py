@@ -138,6 +138,9 @@ CASES = [
     ["werewolf", "run", "--games", "100", "--seed", str(2**63)],
     ["werewolf", "run", "--games", "100", "--seed", str(10**45)],
     ["sweep", "sweep_seed_2_63.toml", "--out", "sw"],
+    # plug-in specs importlib rejects with ValueError / TypeError
+    ["looper", "run", "--player", ":fn"],
+    ["werewolf", "run", "--village", "..relative:fn"],
     # outside combat
     ["trpg", "check", "--target", "abc"],
     ["trpg", "growth", "--skills", "1,2,x", "--rolls", "4"],
