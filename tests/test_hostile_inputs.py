@@ -41,6 +41,9 @@ def _files(tmp: Path) -> dict[str, str]:
                            "path = \"variants.max_runoffs\"\nvalues = [1, 2]\n",
         "balance_typo.toml": (EX / "balance" / "werewolf_fenrir.toml").read_text() + "\ntargte = 0.3\n",
         "balance_game.toml": "game = \"chess\"\n[[params]]\npath = \"x\"\nlow = 0\nhigh = 1\n",
+        "variants_int.toml": "variants = 3\n",
+        "composition_list.toml": "composition = [1, 2]\n",
+        "scriptwriter_name.toml": "scriptwriter = \"adversarial\"\n",
         "sweep_seed_2_63.toml": (EX / "sweeps" / "werewolf_seer.toml").read_text().replace("seed = 1", f"seed = {2**63}"),
     }
 
@@ -141,6 +144,10 @@ CASES = [
     # plug-in specs importlib rejects with ValueError / TypeError
     ["looper", "run", "--player", ":fn"],
     ["werewolf", "run", "--village", "..relative:fn"],
+    # a value where a table belongs
+    ["werewolf", "run", "--config", "variants_int.toml"],
+    ["werewolf", "run", "--config", "composition_list.toml"],
+    ["looper", "run", "--config", "scriptwriter_name.toml"],
     # outside combat
     ["trpg", "check", "--target", "abc"],
     ["trpg", "growth", "--skills", "1,2,x", "--rolls", "4"],
@@ -167,6 +174,8 @@ EXPECT = {
     "werewolf run --games 100 --out afile": "not a directory",
     "looper loo --games 100 --out /proc/sim-balance-x": "cannot write",
     "werewolf run --games 100 --seed 9223372036854775808": "at most 2^63-1",
+    "werewolf run --config variants_int.toml": "variants: expected a table",
+    "looper run --config scriptwriter_name.toml": "scriptwriter",
 }
 
 
