@@ -148,6 +148,11 @@ CASES = [
     ["werewolf", "run", "--config", "variants_int.toml"],
     ["werewolf", "run", "--config", "composition_list.toml"],
     ["looper", "run", "--config", "scriptwriter_name.toml"],
+    # the meta-game commands: no blank progress line before the error
+    ["tune", "werewolf", "--side", "village", "--budget", "0"],
+    ["ladder", "werewolf", "--games", "100", "--seed", str(2**63), "--tiers", "village=random", "--tiers", "wolves=random"],
+    ["equilibrium", "werewolf", "--games", "100", "--seed", str(2**63), "--tiers", "village=random",
+     "--tiers", "wolves=random"],
     # outside combat
     ["trpg", "check", "--target", "abc"],
     ["trpg", "growth", "--skills", "1,2,x", "--rolls", "4"],

@@ -93,11 +93,14 @@ def _prepare(game_name: str, tiers: list[str], config, sets, games: int, threads
 
 
 def _progress(total: int, what: str):
+    import sys
+
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     p = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                 transient=True, console=Console(stderr=True))
+                 transient=True, console=Console(stderr=True),
+                 disable=not sys.stderr.isatty())  # off a terminal it leaves a blank line
     task = p.add_task(what, total=total)
     return p, (lambda: p.advance(task))
 
