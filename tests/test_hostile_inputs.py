@@ -150,6 +150,7 @@ CASES = [
     ["looper", "run", "--config", "scriptwriter_name.toml"],
     # the meta-game commands: no blank progress line before the error
     ["tune", "werewolf", "--side", "village", "--budget", "0"],
+    ["tune", "werewolf", "--side", "village", "--final-games", "-1"],
     ["ladder", "werewolf", "--games", "100", "--seed", str(2**63), "--tiers", "village=random", "--tiers", "wolves=random"],
     ["equilibrium", "werewolf", "--games", "100", "--seed", str(2**63), "--tiers", "village=random",
      "--tiers", "wolves=random"],
@@ -181,6 +182,7 @@ EXPECT = {
     "werewolf run --games 100 --seed 9223372036854775808": "at most 2^63-1",
     "werewolf run --config variants_int.toml": "variants: expected a table",
     "looper run --config scriptwriter_name.toml": "scriptwriter",
+    "tune werewolf --side village --final-games -1": "--final-games",
 }
 
 

@@ -347,7 +347,10 @@ def tune_cmd(
 
     check_run_counts(games, threads, 1)
     if final_games is not None:
-        check_run_counts(final_games, threads, 1)
+        from sim.core.validate import MAX_GAMES
+
+        if not 1 <= final_games <= MAX_GAMES:
+            raise SimInputError(f"--final-games must be 1 … {MAX_GAMES:,} games, got {final_games}")
     from sim.analysis.metagame import _cell
 
     game = get(game_name)
