@@ -41,6 +41,10 @@ def _files(tmp: Path) -> dict[str, str]:
                            "path = \"variants.max_runoffs\"\nvalues = [1, 2]\n",
         "balance_typo.toml": (EX / "balance" / "werewolf_fenrir.toml").read_text() + "\ntargte = 0.3\n",
         "balance_game.toml": "game = \"chess\"\n[[params]]\npath = \"x\"\nlow = 0\nhigh = 1\n",
+        "variants_int.toml": "variants = 3\n",
+        "composition_list.toml": "composition = [1, 2]\n",
+        "scriptwriter_name.toml": "scriptwriter = \"adversarial\"\n",
+        "sweep_seed_2_63.toml": (EX / "sweeps" / "werewolf_seer.toml").read_text().replace("seed = 1", f"seed = {2**63}"),
     }
 
 
@@ -130,6 +134,26 @@ CASES = [
     ["balance", "balance_game.toml", "--out", "bal"],
     ["balance", str(EX / "balance" / "werewolf_fenrir.toml"), "--out", "afile"],
     ["balance", str(EX / "balance" / "werewolf_fenrir.toml"), "--tolerance", "x"],
+    # numbers past the kernels' int64 (an OverflowError, not a user's error, before)
+    ["werewolf", "run", "--set", f"roles.fenrir.drag={10**25}"],
+    ["looper", "run", "--set", f"rules.max_loops={2**63}"],
+    ["trpg", "run", str(ALLEY), "--set", f"characters.aoi.hp={10**30}"],
+    ["werewolf", "run", "--games", "100", "--seed", str(2**63)],
+    ["werewolf", "run", "--games", "100", "--seed", str(10**45)],
+    ["sweep", "sweep_seed_2_63.toml", "--out", "sw"],
+    # plug-in specs importlib rejects with ValueError / TypeError
+    ["looper", "run", "--player", ":fn"],
+    ["werewolf", "run", "--village", "..relative:fn"],
+    # a value where a table belongs
+    ["werewolf", "run", "--config", "variants_int.toml"],
+    ["werewolf", "run", "--config", "composition_list.toml"],
+    ["looper", "run", "--config", "scriptwriter_name.toml"],
+    # the meta-game commands: no blank progress line before the error
+    ["tune", "werewolf", "--side", "village", "--budget", "0"],
+    ["tune", "werewolf", "--side", "village", "--final-games", "-1"],
+    ["ladder", "werewolf", "--games", "100", "--seed", str(2**63), "--tiers", "village=random", "--tiers", "wolves=random"],
+    ["equilibrium", "werewolf", "--games", "100", "--seed", str(2**63), "--tiers", "village=random",
+     "--tiers", "wolves=random"],
     # outside combat
     ["trpg", "check", "--target", "abc"],
     ["trpg", "growth", "--skills", "1,2,x", "--rolls", "4"],
@@ -155,6 +179,10 @@ EXPECT = {
     "werewolf run --games 100 --out .": "working directory",
     "werewolf run --games 100 --out afile": "not a directory",
     "looper loo --games 100 --out /proc/sim-balance-x": "cannot write",
+    "werewolf run --games 100 --seed 9223372036854775808": "at most 2^63-1",
+    "werewolf run --config variants_int.toml": "variants: expected a table",
+    "looper run --config scriptwriter_name.toml": "scriptwriter",
+    "tune werewolf --side village --final-games -1": "--final-games",
 }
 
 

@@ -93,11 +93,14 @@ def _prepare(game_name: str, tiers: list[str], config, sets, games: int, threads
 
 
 def _progress(total: int, what: str):
+    import sys
+
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     p = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                 transient=True, console=Console(stderr=True))
+                 transient=True, console=Console(stderr=True),
+                 disable=not sys.stderr.isatty())  # off a terminal it leaves a blank line
     task = p.add_task(what, total=total)
     return p, (lambda: p.advance(task))
 
@@ -344,7 +347,10 @@ def tune_cmd(
 
     check_run_counts(games, threads, 1)
     if final_games is not None:
-        check_run_counts(final_games, threads, 1)
+        from sim.core.validate import MAX_GAMES
+
+        if not 1 <= final_games <= MAX_GAMES:
+            raise SimInputError(f"--final-games must be 1 … {MAX_GAMES:,} games, got {final_games}")
     from sim.analysis.metagame import _cell
 
     game = get(game_name)

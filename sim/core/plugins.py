@@ -36,7 +36,7 @@ class Registry(Generic[T]):
             mod_name, _, attr = spec.partition(":")
             try:
                 mod = importlib.import_module(mod_name)
-            except ImportError as e:
+            except (ImportError, ValueError, TypeError) as e:  # also ":f", "..m:f"
                 raise SimInputError(f"{self.what} {spec!r}: cannot import {mod_name!r} ({e})") from None
             if not hasattr(mod, attr):
                 raise SimInputError(f"{self.what} {spec!r}: {mod_name!r} has no {attr!r}")

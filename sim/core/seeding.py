@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+MAX_SEED = 2**63 - 1  # the manifest's and the tables' seed column is an i64 (docs/data.md)
+
 
 def run_key(seed: int, *spawn_key: int) -> np.ndarray:
     """The 256-bit key of the run (or sub-run ``spawn_key``) under root ``seed``."""
@@ -16,6 +18,10 @@ def run_key(seed: int, *spawn_key: int) -> np.ndarray:
         from sim.errors import SimInputError
 
         raise SimInputError(f"--seed must be >= 0, got {seed}")
+    if seed > MAX_SEED:
+        from sim.errors import SimInputError
+
+        raise SimInputError(f"--seed must be at most 2^63-1 = {MAX_SEED}, got {seed}")
     ss = np.random.SeedSequence(entropy=seed, spawn_key=tuple(spawn_key))
     return ss.generate_state(4, dtype=np.uint64)
 

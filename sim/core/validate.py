@@ -6,6 +6,9 @@ from typing import Any, Iterable
 from sim.errors import SimInputError
 
 
+INT64_MAX = 2**63 - 1
+
+
 def int_at(v: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
     """``v`` as an integer within bounds, else a SimInputError naming ``where``."""
     if isinstance(v, bool) or not isinstance(v, int):
@@ -14,6 +17,8 @@ def int_at(v: Any, where: str, lo: int | None = None, hi: int | None = None) -> 
         raise SimInputError(f"{where}: must be >= {lo}, got {v}")
     if hi is not None and v > hi:
         raise SimInputError(f"{where}: must be <= {hi}, got {v}")
+    if not -INT64_MAX - 1 <= v <= INT64_MAX:  # the kernels' arrays are int64
+        raise SimInputError(f"{where}: must be within ±2^63, got {v}")
     return v
 
 

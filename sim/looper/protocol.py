@@ -92,7 +92,8 @@ class Looper(Game):
         """``scriptwriter.against = "each"`` (the ladder's ``adversarial@against=each``): the
         search scores against the player this cell plays."""
         tree = setup.config or {}
-        if (tree.get("scriptwriter") or {}).get("against") != "each":
+        sw = tree.get("scriptwriter")
+        if not isinstance(sw, dict) or sw.get("against") != "each":  # not a table: compile says so
             return setup
         import dataclasses
 

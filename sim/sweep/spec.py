@@ -157,8 +157,10 @@ def positive_int(raw: dict, key: str, default: int | None) -> int | None:
 
 def seed_of(v) -> int:
     """A spec's seed, checked."""
-    if not _all_int(v) or v < 0:
-        raise SimInputError(f"seed: expected a non-negative integer, got {v!r}")
+    from sim.core.seeding import MAX_SEED
+
+    if not _all_int(v) or v < 0 or v > MAX_SEED:
+        raise SimInputError(f"seed: expected an integer 0 … 2^63-1, got {v!r}")
     return v
 
 
