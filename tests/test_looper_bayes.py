@@ -1,5 +1,8 @@
 """`bayes`, `planner`, `oracle_planner` (issue 14): the posterior never rules out the true
 setup, the trap script is won, the oracle is at least as good as the honest planner."""
+import tomllib
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -20,8 +23,8 @@ KEYS = stamped(B.key_mask_nb)
 VALID = stamped(B._valid_nb)
 LAYOUT = stamped(B.layout_nb)
 
-TRAP = {"setup": {"key_person": "attention_seeker",
-                  "permanent_moves": [{"character": "socrates_in_love", "location": "underworld"}]}}
+# the shipped trap (README, docs/looper.md): the tests read the file a designer runs
+TRAP = tomllib.loads((Path(__file__).resolve().parents[1] / "examples" / "looper" / "trap.toml").read_text())
 
 
 def _recording(move, name):
