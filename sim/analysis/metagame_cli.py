@@ -183,7 +183,7 @@ def ladder_cmd(
                                     "games each) and flag any a side does better without."),
 ):
     """The skill ladder: the first side's win rate for every pair of tiers of the two sides,
-    each cell with its 95% CI, all cells on the same random streams. ``--competence`` adds
+    each cell with its 95% CI, all cells on the same random streams. --competence adds
     the competence check of the strongest honest tiers (restricted play)."""
     from rich.console import Console
 

@@ -16,7 +16,7 @@ from sim.core.validate import check_run_counts
 from sim.trpg.cli_exact import app as exact_app
 from sim.trpg.cli_outside import app as outside_app
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
 for sub in (outside_app, exact_app):  # check, labour, sleep, growth; exact
     app.registered_commands.extend(sub.registered_commands)
 

@@ -14,7 +14,7 @@ from sim.core.cliutil import clean_errors, emit_json
 from sim.core.console import out_console
 from sim.errors import SimInputError
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
 
 
 @app.command("exact")

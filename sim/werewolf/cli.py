@@ -10,7 +10,7 @@ from rich.table import Table
 from sim.core.cliutil import clean_errors, emit_json
 from sim.core.console import out_console
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
 
 
 @app.command("exact")
