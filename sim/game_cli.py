@@ -105,7 +105,7 @@ def _split(game: Game, kw: dict) -> tuple[dict, dict, dict]:
 def _strategies(game: Game, sides: dict, sets: list) -> tuple[dict, list, dict]:
     """Each side's spec (``NAME``, ``NAME@KNOB=VALUE``, ``FILE.toml``) → (strategies, the
     ``--set`` list with the knob values first, each side's label)."""
-    specs = {s: parse_spec(game, s, t) for s, t in sides.items() if t}
+    specs = {s: parse_spec(game, s, t) for s, t in sides.items() if t is not None}  # "" is an error
     knob_sets = [x for sp in specs.values() for x in spec_sets(game, sp)]
     strategies = game.strategies({s: sp.name for s, sp in specs.items()})
     labels = {s: getattr(v, "name", str(v)) for s, v in strategies.items()}

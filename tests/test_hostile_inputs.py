@@ -154,6 +154,11 @@ CASES = [
     ["ladder", "werewolf", "--games", "100", "--seed", str(2**63), "--tiers", "village=random", "--tiers", "wolves=random"],
     ["equilibrium", "werewolf", "--games", "100", "--seed", str(2**63), "--tiers", "village=random",
      "--tiers", "wolves=random"],
+    # an empty strategy (it played random before), a side's tiers twice, a tier twice
+    ["werewolf", "run", "--games", "100", "--village", ""],
+    ["looper", "run", "--games", "100", "--player", " "],
+    ["ladder", "werewolf", "--games", "100", "--tiers", "village=random", "--tiers", "village=claims"],
+    ["ladder", "werewolf", "--games", "100", "--tiers", "village=random,claims,random"],
     # outside combat
     ["trpg", "check", "--target", "abc"],
     ["trpg", "growth", "--skills", "1,2,x", "--rolls", "4"],
@@ -183,6 +188,9 @@ EXPECT = {
     "werewolf run --config variants_int.toml": "variants: expected a table",
     "looper run --config scriptwriter_name.toml": "scriptwriter",
     "tune werewolf --side village --final-games -1": "--final-games",
+    "werewolf run --games 100 --village ": "expected STRATEGY",
+    "ladder werewolf --games 100 --tiers village=random --tiers village=claims": "given already",
+    "ladder werewolf --games 100 --tiers village=random,claims,random": "listed twice",
 }
 
 

@@ -86,7 +86,15 @@ def _prepare(game_name: str, tiers: list[str], config, sets, games: int, threads
         side = side.strip()
         if not eq or side not in (a, b) or not names.strip():
             raise SimInputError(f"--tiers {t!r}: expected SIDE=TIER,TIER,… with SIDE {a} or {b}")
+        if side in given:
+            raise SimInputError(f"--tiers {t!r}: the tiers of {side} were given already; list them in one "
+                                f"--tiers {side}=TIER,TIER,…")
         given[side] = [parse_tier(game, side, n) for n in names.split(",") if n.strip()]
+        seen = set()
+        for tier in given[side]:  # a repeated tier is the same strategy twice: a row the table does not need
+            if tier in seen:
+                raise SimInputError(f"--tiers {t!r}: {tier.label} is listed twice")
+            seen.add(tier)
     rows = given.get(a) or default_tiers(game, a, setup)
     cols = given.get(b) or default_tiers(game, b, setup)
     return game, tree, rows, cols, (a, b), (game.manifest_extra(setup, opts) if opts else {})
