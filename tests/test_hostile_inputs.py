@@ -159,6 +159,7 @@ CASES = [
     ["looper", "run", "--games", "100", "--player", " "],
     ["ladder", "werewolf", "--games", "100", "--tiers", "village=random", "--tiers", "village=claims"],
     ["ladder", "werewolf", "--games", "100", "--tiers", "village=random,claims,random"],
+    ["looper", "run", "--games", "100", "--set", "laid_off_man.treshold=4"],
     # outside combat
     ["trpg", "check", "--target", "abc"],
     ["trpg", "growth", "--skills", "1,2,x", "--rolls", "4"],
@@ -191,6 +192,7 @@ EXPECT = {
     "werewolf run --games 100 --village ": "expected STRATEGY",
     "ladder werewolf --games 100 --tiers village=random --tiers village=claims": "given already",
     "ladder werewolf --games 100 --tiers village=random,claims,random": "listed twice",
+    "looper run --games 100 --set laid_off_man.treshold=4": "did you mean 'laid_off_man.threshold'",
 }
 
 

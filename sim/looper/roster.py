@@ -20,7 +20,7 @@ import numpy as np
 from sim.core.config import deep_merge, load_toml, set_path, split_assignment
 from sim.core.schema import ANY, LIST, Ids, ListOf, Map, check_keys
 from sim.core.validate import bool_at, int_at as _int
-from sim.errors import SimInputError, did_you_mean
+from sim.errors import SimInputError, closest, did_you_mean
 from sim.looper.enums import CHAR_FIELDS, KIND_NAMES, N_FIELDS, N_INFO, PRECEDENCE_NAMES, SCHEMA, F, I, Kind, M
 
 DATA = resources.files("sim.looper") / "data"
@@ -84,6 +84,12 @@ def _expand_short_path(cfg: dict, path: str) -> str:
                     f"{path!r} is ambiguous: {parts[1]} has several effects with {parts[2]!r}; "
                     f"use characters.{parts[1]}.effects.N.{parts[2]}"
                 )
+            else:  # a typo of one of its keys or its effects' keys: name the closest, as written
+                keys = {k for k in ch if k != "effects"} | {k for e in ch.get("effects", []) for k in e}
+                hit = closest(parts[2], sorted(keys))
+                if hit:
+                    fixed = f"{path.rsplit('.', 1)[0]}.{hit}"
+                    raise SimInputError(f"unknown parameter path {path!r} (did you mean {fixed!r}?)")
     return ".".join(parts)
 
 
