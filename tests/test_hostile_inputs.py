@@ -160,6 +160,7 @@ CASES = [
     ["ladder", "werewolf", "--games", "100", "--tiers", "village=random", "--tiers", "village=claims"],
     ["ladder", "werewolf", "--games", "100", "--tiers", "village=random,claims,random"],
     ["looper", "run", "--games", "100", "--set", "laid_off_man.treshold=4"],
+    ["report", "."],  # not a dataset: said before the default --out report's overlap with it
     # outside combat
     ["trpg", "check", "--target", "abc"],
     ["trpg", "growth", "--skills", "1,2,x", "--rolls", "4"],
@@ -193,6 +194,7 @@ EXPECT = {
     "ladder werewolf --games 100 --tiers village=random --tiers village=claims": "given already",
     "ladder werewolf --games 100 --tiers village=random,claims,random": "listed twice",
     "looper run --games 100 --set laid_off_man.treshold=4": "did you mean 'laid_off_man.threshold'",
+    "report .": "not a dataset",
 }
 
 

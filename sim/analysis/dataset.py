@@ -38,8 +38,9 @@ def _sweep_dirs(p: Path) -> list[Path]:
     return sorted({m.parent for name in (MANIFEST_FILE, LEGACY_MANIFEST_FILE) for m in p.glob(f"**/sweep=*/{name}")})
 
 
-def load(path: str | Path) -> Loaded:
-    """Load a sweep dataset (root or ``sweep=`` directory) or one run's ``--out`` directory."""
+def locate(path: str | Path) -> tuple[str, Path]:
+    """("sweep", its ``sweep=`` directory) or ("run", the ``--out`` directory) of ``path``,
+    else the error saying why it is not a dataset (nothing is read but directory names)."""
     p = Path(path)
     if not p.exists():
         raise SimInputError(f"{p}: no such dataset")
@@ -48,10 +49,16 @@ def load(path: str | Path) -> Loaded:
         names = ", ".join(str(s.relative_to(p)) for s in sweeps[:6])
         raise SimInputError(f"{p} holds {len(sweeps)} sweeps ({names}); point at one sweep=… directory")
     if sweeps:
-        return _load_sweep(sweeps[0])
+        return "sweep", sweeps[0]
     if has_manifest(p):
-        return _load_run(p)
+        return "run", p
     raise SimInputError(f"{p}: not a dataset (no sweep=…/{MANIFEST_FILE} and no {MANIFEST_FILE})")
+
+
+def load(path: str | Path) -> Loaded:
+    """Load a sweep dataset (root or ``sweep=`` directory) or one run's ``--out`` directory."""
+    kind, d = locate(path)
+    return _load_sweep(d) if kind == "sweep" else _load_run(d)
 
 
 def _load_sweep(sd: Path) -> Loaded:

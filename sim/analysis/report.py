@@ -9,7 +9,7 @@ from pathlib import Path
 
 
 from sim.analysis import figures as F
-from sim.analysis.dataset import Loaded, load, loo_table
+from sim.analysis.dataset import Loaded, load, locate, loo_table
 from sim.core.outdir import OutDir
 from sim.core.output import replace_dir
 from sim.errors import SimInputError
@@ -214,7 +214,9 @@ def render(d: Loaded, figs: list[Figure], folder: Path | None = None) -> str:
 
 
 def check_report_out(dataset: str | Path, out: str | Path) -> None:
-    """A report is never written over or inside the dataset it reads."""
+    """A report is never written over or inside the dataset it reads (and a path that is no
+    dataset is said to be so first: that is the mistake)."""
+    locate(dataset)
     src, dst = Path(os.path.abspath(dataset)), Path(os.path.abspath(out))
     if dst == src or src in dst.parents or dst in src.parents:
         raise SimInputError(f"--out {out}: overlaps the dataset {dataset}; write the report elsewhere")
