@@ -195,6 +195,7 @@ EXPECT = {
     "ladder werewolf --games 100 --tiers village=random,claims,random": "listed twice",
     "looper run --games 100 --set laid_off_man.treshold=4": "did you mean 'laid_off_man.threshold'",
     "report .": "not a dataset",
+    "compare missing adir": "no such directory",
 }
 
 

@@ -25,6 +25,8 @@ Z95 = 1.959963984540054
 def load_cell(path: str | Path) -> tuple[dict, pl.DataFrame, dict]:
     """One sweep cell directory: its row and its manifest."""
     p = Path(path)
+    if not p.exists():
+        raise SimInputError(f"{p}: no such directory (a sweep cell: …/sweep=NAME/cell=I)")
     if not (p / SUMMARY_FILE).is_file():
         raise SimInputError(f"{p}: not a sweep cell directory (…/sweep=NAME/cell=I)")
     man = read_manifest(p.parent) or {}
