@@ -277,8 +277,8 @@ def trace_command(game: Game) -> Callable:
     """``sim GAME trace`` for one game."""
     def trace(**kw):
         opts, sides, c = _split(game, kw)
-        if c["game"] < 0:
-            raise SimInputError(f"--game must be >= 0, got {c['game']}")
+        if not 0 <= c["game"] < MAX_GAMES:
+            raise SimInputError(f"--game must be 0 … {MAX_GAMES - 1:,}, got {c['game']:,}")
         if not 1 <= c["search"] <= MAX_GAMES or c["game"] + c["search"] > MAX_GAMES:
             raise SimInputError(f"--search must be 1 … {MAX_GAMES:,} games (from --game on)")
         conds = parse_find(c["find"], game.find_keys) if c["find"] is not None else None

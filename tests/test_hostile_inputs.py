@@ -160,6 +160,7 @@ CASES = [
     ["ladder", "werewolf", "--games", "100", "--tiers", "village=random", "--tiers", "village=claims"],
     ["ladder", "werewolf", "--games", "100", "--tiers", "village=random,claims,random"],
     ["looper", "run", "--games", "100", "--set", "laid_off_man.treshold=4"],
+    ["looper", "trace", "--game", str(10**23)],
     ["report", "."],  # not a dataset: said before the default --out report's overlap with it
     # outside combat
     ["trpg", "check", "--target", "abc"],
@@ -195,6 +196,7 @@ EXPECT = {
     "ladder werewolf --games 100 --tiers village=random,claims,random": "listed twice",
     "looper run --games 100 --set laid_off_man.treshold=4": "did you mean 'laid_off_man.threshold'",
     "report .": "not a dataset",
+    "looper trace --game 100000000000000000000000": "--game must be",
     "compare missing adir": "no such directory",
 }
 
