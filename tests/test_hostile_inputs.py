@@ -42,6 +42,7 @@ def _files(tmp: Path) -> dict[str, str]:
         "balance_typo.toml": (EX / "balance" / "werewolf_fenrir.toml").read_text() + "\ntargte = 0.3\n",
         "balance_game.toml": "game = \"chess\"\n[[params]]\npath = \"x\"\nlow = 0\nhigh = 1\n",
         "variants_int.toml": "variants = 3\n",
+        "composition_typo.toml": "[composition]\ndefault = \"werewolf*2,villagr*6\"\n",
         "composition_list.toml": "composition = [1, 2]\n",
         "scriptwriter_name.toml": "scriptwriter = \"adversarial\"\n",
         "sweep_seed_2_63.toml": (EX / "sweeps" / "werewolf_seer.toml").read_text().replace("seed = 1", f"seed = {2**63}"),
@@ -161,6 +162,7 @@ CASES = [
     ["ladder", "werewolf", "--games", "100", "--tiers", "village=random,claims,random"],
     ["looper", "run", "--games", "100", "--set", "laid_off_man.treshold=4"],
     ["looper", "trace", "--game", str(10**23)],
+    ["werewolf", "run", "--config", "composition_typo.toml"],
     ["report", "."],  # not a dataset: said before the default --out report's overlap with it
     # outside combat
     ["trpg", "check", "--target", "abc"],
@@ -196,6 +198,7 @@ EXPECT = {
     "ladder werewolf --games 100 --tiers village=random,claims,random": "listed twice",
     "looper run --games 100 --set laid_off_man.treshold=4": "did you mean 'laid_off_man.threshold'",
     "report .": "not a dataset",
+    "werewolf run --config composition_typo.toml": "composition 'werewolf*2,villagr*6': unknown role 'villagr' (did you mean 'villager'?)",
     "looper trace --game 100000000000000000000000": "--game must be",
     "compare missing adir": "no such directory",
 }

@@ -13,7 +13,7 @@ import numpy as np
 from sim.core.config import deep_merge, load_toml, set_path, split_assignment
 from sim.core.schema import ANY, TEXT, Ids, Map, check_keys
 from sim.core.validate import bool_at as _bool, choice_at, int_at as _int
-from sim.errors import SimInputError
+from sim.errors import SimInputError, did_you_mean
 from sim.werewolf.enums import ABILITIES, N_RF, VOTE_RULES, RF, V
 
 DATA = resources.files("sim.werewolf") / "data"
@@ -72,19 +72,20 @@ def parse_composition(text: str, known: Iterable[str]) -> list[str]:
     """``"werewolf*2,seer,villager*6"`` → a list of role ids, one per participant."""
     known = list(known)
     if not isinstance(text, str) or not text.strip():
-        raise SimInputError("--roles: empty composition")
+        raise SimInputError("composition (--roles or [composition] default): empty")
+    where = f"composition {text.strip()!r}"  # from --roles or a config's [composition]: the text says which
     out: list[str] = []
     for tok in text.split(","):
         m = _TOKEN.match(tok)
         if not m:
-            raise SimInputError(f"--roles: cannot read {tok.strip()!r}; write e.g. villager*5")
+            raise SimInputError(f"{where}: cannot read {tok.strip()!r}; write e.g. villager*5")
         role, count = m.group(1), int(m.group(2) or 1)
         if role not in known:
-            raise SimInputError(f"--roles: unknown role {role!r}; roles are {', '.join(known)}")
+            raise SimInputError(f"{where}: unknown role {role!r}{did_you_mean(role, known)}; roles are {', '.join(known)}")
         if count < 0:
-            raise SimInputError(f"--roles: negative count for {role!r}: {count}")
+            raise SimInputError(f"{where}: negative count for {role!r}: {count}")
         if len(out) + count > MAX_PARTICIPANTS:  # checked before the list is built (no MemoryError)
-            raise SimInputError(f"--roles: at most {MAX_PARTICIPANTS} participants, got "
+            raise SimInputError(f"{where}: at most {MAX_PARTICIPANTS} participants, got "
                                 f"{len(out) + count:,} or more")
         out.extend([role] * count)
     return out
@@ -168,7 +169,7 @@ def compile_setup(cfg: dict) -> Setup:
     seats = parse_composition(comp, role_ids)
     n = len(seats)
     if n > 63:
-        raise SimInputError(f"--roles: at most {MAX_PARTICIPANTS} participants, got {n}")
+        raise SimInputError(f"composition {comp!r}: at most {MAX_PARTICIPANTS} participants, got {n}")
     idx = np.array([role_ids.index(s) for s in seats], np.int64)
     wolves = int(table[idx, RF.ATTACKS].sum())
     if wolves == 0:
