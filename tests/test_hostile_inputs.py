@@ -163,6 +163,7 @@ CASES = [
     ["looper", "run", "--games", "100", "--set", "laid_off_man.treshold=4"],
     ["looper", "trace", "--game", str(10**23)],
     ["werewolf", "run", "--config", "composition_typo.toml"],
+    ["sweep", "examples/sweeps/werewolf_fenrir.toml", "--out", "sw"],  # the repository's path, from elsewhere
     ["report", "."],  # not a dataset: said before the default --out report's overlap with it
     # outside combat
     ["trpg", "check", "--target", "abc"],
@@ -198,6 +199,7 @@ EXPECT = {
     "ladder werewolf --games 100 --tiers village=random,claims,random": "listed twice",
     "looper run --games 100 --set laid_off_man.treshold=4": "did you mean 'laid_off_man.threshold'",
     "report .": "not a dataset",
+    "sweep examples/sweeps/werewolf_fenrir.toml --out sw": "give werewolf_fenrir instead of the path",
     "werewolf run --config composition_typo.toml": "composition 'werewolf*2,villagr*6': unknown role 'villagr' (did you mean 'villager'?)",
     "looper trace --game 100000000000000000000000": "--game must be",
     "compare missing adir": "no such directory",

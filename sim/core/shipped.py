@@ -31,6 +31,9 @@ def find_shipped(arg: str | Path, shipped: dict[str, Path], what: str, base: Pat
     name = p.name[:-5] if p.name.endswith(".toml") else p.name
     if p.parent == Path(".") and name in shipped:
         return shipped[name]
+    if name in shipped:  # a path to the repository's copy, from elsewhere: the name alone finds it
+        raise SimInputError(f"{arg}: no such file here; the shipped {what} {name!r} is found by its name "
+                            f"alone (give {name} instead of the path)")
     raise SimInputError(f"{arg}: no such file, and no shipped {what} of that name; "
                         f"shipped {what}s: {', '.join(shipped) or '(none)'}")
 
