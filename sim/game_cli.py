@@ -351,7 +351,8 @@ def params_command(game: Game) -> Callable:
 
 def game_app(game: Game) -> typer.Typer:
     """The ``sim GAME …`` command group of one game."""
-    app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None, help=game.title)
+    app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                      rich_markup_mode=None, help=game.title)
     app.command("run")(run_command(game))
     if game.has_loo or type(game).abilities is not Game.abilities:
         app.command("loo")(loo_command(game))

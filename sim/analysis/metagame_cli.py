@@ -1,6 +1,7 @@
 """``sim ladder GAME`` and ``sim equilibrium GAME`` (see :mod:`sim.analysis.metagame`)."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import List, Optional
 
@@ -101,8 +102,6 @@ def _prepare(game_name: str, tiers: list[str], config, sets, games: int, threads
 
 
 def _progress(total: int, what: str):
-    import sys
-
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
