@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -23,6 +24,18 @@ def test_save_grows_a_figure_until_no_text_sticks_out(tmp_path, monkeypatch):
     monkeypatch.setattr(plt, "close", lambda f: None)  # keep it open to look at after save
     F.save(fig, tmp_path / "x.png")
     assert F.outside_texts(fig) == []  # … and save made room for them
+
+
+def test_stacked_bars_end_inside_the_axes(tmp_path, monkeypatch):
+    """The longest bar ends before the frame (a zero-width last segment used to pin the
+    axis to it, so the bar looked cut off)."""
+    kept = []
+    monkeypatch.setattr(F, "save", lambda fig, path: kept.append(fig))
+    F.stacked(["a", "b"], {"r1": np.array([0.10, 0.02]), "r2": np.array([0.06, 0.0]),
+                           "r3": np.array([0.0, 0.01])}, "x", "t", tmp_path / "s.png")
+    lo, hi = kept[0].axes[0].get_xlim()
+    plt.close(kept[0])
+    assert lo == 0 and hi > 0.16 * 1.02
 
 
 @pytest.fixture

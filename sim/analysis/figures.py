@@ -295,6 +295,10 @@ def stacked(labels, parts: dict[str, np.ndarray], xlabel: str, title: str, path:
     for name, vals in parts.items():
         ax.barh(range(len(labels)), vals, left=left, label=name)
         left += vals
+    # a zero-width segment's base is a sticky edge, so autoscaling would end the axis
+    # exactly at the longest bar, which then looks cut off: leave room past it
+    top = float(left.max()) if len(left) else 0.0
+    ax.set_xlim(0, top * 1.05 if top > 0 else 1.0)
     ax.set_yticks(range(len(labels)), labels, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlabel(xlabel)
