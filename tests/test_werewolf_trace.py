@@ -147,3 +147,19 @@ def test_oracle_trace_is_labelled():
     r = invoke("--seed", "1", "--wolves", "oracle_attack")
     assert r.exit_code == 0, r.output
     assert "ORACLE" in r.output
+
+
+@pytest.mark.parametrize("start", ["day", "night"])
+def test_the_first_vote_and_the_first_attack_in_the_order_of_r3(start):
+    """R-3: day 1 begins in the evening, so the first vote comes before the first attack;
+    ``variants.start = "night"`` puts a night 0 with its attack first (read off the traces)."""
+    setup = GAME.setup(sets=[f"variants.start={start}"])
+    strategies = GAME.strategies({"village": "random", "wolves": "random"})
+    for k in range(40):
+        ev = GAME.trace(setup, strategies, SEED, k).events
+        first = {e["event"]: i for i, e in reversed(list(enumerate(ev)))}
+        attack = min(first.get("attack", len(ev)), first.get("noattack", len(ev)))
+        if start == "day":
+            assert first["ballot"] < attack and ev[first["ballot"]]["group"] == "day 1 · evening"
+        else:
+            assert attack < first.get("ballot", len(ev)) and ev[attack]["group"] == "day 0 · night"
