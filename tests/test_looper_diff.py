@@ -255,9 +255,10 @@ def writer(name: str):
 def rosters():
     base = compile_setup(build_config())
     named = compile_setup(build_config(sets=["rules.must_name_key_person=true"]))
+    # P-9: a wrong name fails the loop (named) or ends the game (named_ends)
     named_ends = compile_setup(build_config({"rules": {"must_name_key_person": True,
                                                          "wrong_name_ends_game": True}}))
-    # a protagonist built once (attributes, place), the same in every loop of a game
+    # R-4, P-10: a protagonist built once (attributes, place), the same in every loop of a game
     prot = compile_setup(build_config(sets=["protagonist.location=school"], protagonist=["male", "loud"]))
     exp = compile_setup(build_config(expansion=True))
     pinned = compile_setup(build_config(sets=["setup.key_person=cat"]))

@@ -622,6 +622,7 @@ def test_childrens_rights_stresses_children_only():
 
 
 def test_P5_include_self_when_actor_has_the_attribute():
+    # P-5: "every loud" includes the actor when it is loud itself.
     # base socrates is not loud: alone -> 0; data socrates loud -> his own +4 hits him
     check(resolve_day(at("park", "socrates_in_love")), stress={"socrates_in_love": 0})
     r = roster_with("characters.socrates_in_love.attributes=male,child,loud")

@@ -1,4 +1,4 @@
-"""The `claims` families (a table that talks: seer and medium claims, counter-claims and
+"""The `claims` families (Q-10: a table that talks: seer and medium claims, counter-claims and
 reports weighed into trust and suspicion): the engine equals the naive reference with
 them, their knobs follow the declared order, the medium speaks and is believed, they beat
 the `trusting` baseline, and the competence property — withholding an optional ability

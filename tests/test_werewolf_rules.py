@@ -444,7 +444,7 @@ def test_village_first_when_fenrir_takes_the_village_with_him(script, event, rol
     assert summary(setup, c) == outcome({("village", event): 1}, {1: 1}, roles)
 
 
-# ----------------------------------------------------------------------------- the witch
+# ----------------------------------------------------------------------------- the witch (R-5, Q-5)
 
 def test_revived_seer_divines_again():
     """R-5: revived with her role, the seer divines the werewolf, says so, and the village

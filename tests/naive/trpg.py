@@ -47,13 +47,12 @@ STRATEGY_DEFAULTS = {"target": "nearest", "reaction": "auto", "dodge_threshold":
                      "item_hp_at": 0.5, "item_mp_at": 0.3, "item_action": "main", "monologue_checks": ["attack", "dodge", "life"]}
 CHECK_KINDS = ("attack", "dodge", "cover", "move", "life")
 
-# Engine behaviours that disagree with the rules page / docs (see tests/test_trpg_rules.py):
 # Engine behaviours that once disagreed with the rules page / docs; each can still be
 # switched on to show the tests would catch it (tests/test_trpg_rules.py, test_trpg_diff.py).
 KNOWN_QUIRKS = frozenset({
     # R-4 / docs "then the other sides in sheet order": cyclic order from the first side
     "cyclic_side_order",
-    # the life check ignoring the sleep and symptom roll penalties
+    # T-7: the life check ignoring the sleep and symptom roll penalties
     "life_check_no_penalty",
     # R-3 lose_turn applied only to fumbled attacks and dodges, not athletics (move, cover)
     "fumble_only_attack_dodge",
