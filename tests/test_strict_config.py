@@ -78,6 +78,19 @@ def test_check_keys_names_path_and_closest_key():
     assert "'rulez' (did you mean 'rules'?)" in str(e.value) and "'characters.x.zzz'" in str(e.value)
 
 
+@pytest.mark.parametrize("data, message", [
+    ({"rules": 3}, "rules: expected a table, got 3"),                                # a fixed table
+    ({"characters": ["x"]}, "characters: expected a table, got ['x']"),              # an id table
+    ({"characters": {"x": "hero"}}, "characters.x: expected a table, got 'hero'"),   # an id's entry
+    ({"characters": {"x": {"skills": 12}}}, "characters.x.skills: expected a table, got 12"),  # a map
+])
+def test_check_keys_says_when_a_value_stands_where_a_table_belongs(data, message):
+    """Once, in the shared mechanism, for every game: no compiler takes a value for a table."""
+    with pytest.raises(SimInputError) as e:
+        check_keys(data, SCHEMA, "f.toml")
+    assert str(e.value) == f"f.toml: {message}"
+
+
 def test_set_path_with_schema():
     cfg = {"rules": {}, "characters": {"x": {"hp": 1, "abilities": [{"cost": 1}]}}}
     set_path(cfg, "rules.max_rounds", 5, SCHEMA)            # a key the data leaves at its default

@@ -97,22 +97,20 @@ def unknown_key_message(key: str, table: dict, prefix: str, root: Any) -> str:
 
 
 def _walk(data: Any, schema: Any, prefix: str, root: Any, errors: list[str]) -> None:
+    if isinstance(schema, (dict, Ids, Map)) and not isinstance(data, dict):
+        # a value where a table belongs: said here, once for every game, before a compiler
+        # (or anything else that reads the tree) takes it for a table
+        errors.append(f"{prefix or 'the top level'}: expected a table, got {data!r}")
+        return
     if isinstance(schema, dict):
-        if not isinstance(data, dict):
-            return  # a value where a table belongs: the compiler says what it expected
         for k, v in data.items():
             if k in schema:
                 _walk(v, schema[k], _join(prefix, k), root, errors)
             else:
                 errors.append(unknown_key_message(str(k), schema, prefix, root))
-    elif isinstance(schema, Ids):
-        if isinstance(data, dict):
-            for k, v in data.items():
-                _walk(v, schema.item, _join(prefix, k), root, errors)
-    elif isinstance(schema, Map):
-        if isinstance(data, dict):
-            for k, v in data.items():
-                _walk(v, schema.item, _join(prefix, k), root, errors)
+    elif isinstance(schema, (Ids, Map)):
+        for k, v in data.items():
+            _walk(v, schema.item, _join(prefix, k), root, errors)
     elif isinstance(schema, ListOf):
         if isinstance(data, list):
             for i, v in enumerate(data):

@@ -92,8 +92,7 @@ class Looper(Game):
         """``scriptwriter.against = "each"`` (the ladder's ``adversarial@against=each``): the
         search scores against the player this cell plays."""
         tree = setup.config or {}
-        sw = tree.get("scriptwriter")
-        if not isinstance(sw, dict) or sw.get("against") != "each":  # not a table: compile says so
+        if (tree.get("scriptwriter") or {}).get("against") != "each":
             return setup
         import dataclasses
 

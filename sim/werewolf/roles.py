@@ -120,12 +120,6 @@ def _choice(v: Any, where: str, options: Iterable[str]) -> str:
     return list(options)[choice_at(v, where, options)]
 
 
-def _table(v: Any, where: str) -> dict:
-    if not isinstance(v, dict):
-        raise SimInputError(f"{where}: expected a table, got {v!r}")
-    return v
-
-
 def compile_setup(cfg: dict) -> Setup:
     """Validate a configuration tree and compile it (a :class:`Setup`)."""
     check_keys(cfg, CONFIG_SCHEMA, "werewolf configuration")
@@ -152,7 +146,7 @@ def compile_setup(cfg: dict) -> Setup:
         table[k, RF.PROTECT] = _int(r.get("protect_count", 2 if table[k, RF.ABILITY] == 3 else 0),
                                     f"{w}.protect_count", 0)
 
-    var = _table(cfg.get("variants", {}), "variants")
+    var = cfg.get("variants", {})
     v = np.zeros(len(V), np.int64)
     v[V.ACC_VILLAGE] = int(_choice(var.get("accomplice_counts_as", "wolf"), "variants.accomplice_counts_as",
                                    ("wolf", "village")) == "village")
@@ -165,7 +159,7 @@ def compile_setup(cfg: dict) -> Setup:
     v[V.MAX_DAYS] = _int(var.get("max_days", 200), "variants.max_days", 1)
     v[V.LONE_ACC_ATTACKS] = int(_bool(var.get("lone_accomplice_attacks", False), "variants.lone_accomplice_attacks"))
 
-    comp = _table(cfg.get("composition", {}), "composition").get("default")
+    comp = cfg.get("composition", {}).get("default")
     seats = parse_composition(comp, role_ids)
     n = len(seats)
     if n > 63:
