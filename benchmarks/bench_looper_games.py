@@ -23,8 +23,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from sim.looper.game import run  # noqa: E402
-
-LOOPS = 2  # scalars: [games, wins, loops, days, ...]
+from sim.looper.game_nb import C_LOOPS  # noqa: E402
 
 
 def one(player: str, seed: int, k: int) -> tuple[float, dict]:
@@ -47,7 +46,7 @@ def main() -> None:
         tp, totals = one(a.player, a.seed, k)
         tr, _ = one("random", a.seed, k)
         cost.append(tp - tr)
-        if int(totals["scalars"][LOOPS]) > 1:
+        if int(totals["scalars"][C_LOOPS]) > 1:
             kind.append("a loop was lost")
         elif int(totals["deaths"].sum()):
             kind.append("deaths, loop 1 won")

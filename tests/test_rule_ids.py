@@ -39,4 +39,5 @@ def test_every_id_the_code_cites_is_defined(game):
     code = [p for d in ("sim", "strategies") for p in (ROOT / d / game).rglob("*.py")]
     cited = {m for p in code for m in CITED.findall(p.read_text(encoding="utf-8"))}
     assert cited, game
-    assert not sorted(cited - defined(game)), f"{game}: cited but not defined: {sorted(cited - defined(game))}"
+    undefined = sorted(cited - defined(game))
+    assert not undefined, f"{game}: cited but not defined: {undefined}"

@@ -354,10 +354,7 @@ def tune_cmd(
 
     check_run_counts(games, threads, 1)
     if final_games is not None:
-        from sim.core.validate import MAX_GAMES
-
-        if not 1 <= final_games <= MAX_GAMES:
-            raise SimInputError(f"--final-games must be 1 … {MAX_GAMES:,} games, got {final_games}")
+        check_run_counts(final_games, threads, 1, games_option="--final-games")
     from sim.analysis.metagame import _cell
 
     game = get(game_name)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-MAX_SEED = 2**63 - 1  # the manifest's and the tables' seed column is an i64 (docs/data.md)
+from sim.core.validate import INT64_MAX
+
+MAX_SEED = INT64_MAX  # the manifest's and the tables' seed column is an i64 (docs/data.md)
 
 
 def run_key(seed: int, *spawn_key: int) -> np.ndarray:

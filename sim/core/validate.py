@@ -40,12 +40,14 @@ def choice_at(v: Any, where: str, options: Iterable[str]) -> int:
 MAX_GAMES = 10**11  # documented maximum of --games and of a spec's games (days of work at 1M games/s)
 
 
-def check_run_counts(games: int, threads: int | None = None, chunk_size: int = 1) -> None:
-    """The CLI's --games / --threads / --chunk-size."""
+def check_run_counts(games: int, threads: int | None = None, chunk_size: int = 1,
+                     games_option: str = "--games") -> None:
+    """The CLI's --games / --threads / --chunk-size (``games_option``: the option that gave
+    ``games``, e.g. tune's --final-games)."""
     if games < 1:
-        raise SimInputError(f"--games must be a positive integer, got {games}")
+        raise SimInputError(f"{games_option} must be a positive integer, got {games}")
     if games > MAX_GAMES:
-        raise SimInputError(f"--games {games:,}: at most {MAX_GAMES:,} (10^11) games per run")
+        raise SimInputError(f"{games_option} {games:,}: at most {MAX_GAMES:,} (10^11) games per run")
     if threads is not None and threads < 1:
         raise SimInputError(f"--threads must be >= 1, got {threads}")
     if chunk_size < 1:
