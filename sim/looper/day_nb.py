@@ -19,6 +19,7 @@ import numba as nb
 import numpy as np
 
 from sim.core.bits import lowest_nb, popcount_nb
+from sim.core.guard import guarded_copy_nb
 from sim.core.nrt import unmanaged_nb
 from sim.core.trace import emit_nb
 from sim.looper.enums import Ev, F, I, Kind, M
@@ -92,6 +93,27 @@ def unmanaged_buffers_nb(B):
                   unmanaged_nb(B.req_eff), unmanaged_nb(B.req_cand), unmanaged_nb(B.req_victim),
                   unmanaged_nb(B.attrs), unmanaged_nb(B.masks), unmanaged_nb(B.st), unmanaged_nb(B.kact),
                   unmanaged_nb(B.kat), unmanaged_nb(B.ek), unmanaged_nb(B.ed))
+
+
+@nb.njit
+def guarded_day_buffers_nb(B):
+    """Copies of day buffers, each array in guarded memory of its own (sim.core.guard): a
+    player's what-if buffer, which its strategy indexes."""
+    return DayBuf(guarded_copy_nb(B.stress), guarded_copy_nb(B.raw), guarded_copy_nb(B.givers),
+                  guarded_copy_nb(B.pos2), guarded_copy_nb(B.killer), guarded_copy_nb(B.ann), guarded_copy_nb(B.occ),
+                  guarded_copy_nb(B.occ2), guarded_copy_nb(B.dest), guarded_copy_nb(B.misrep), guarded_copy_nb(B.fire),
+                  guarded_copy_nb(B.req_actor), guarded_copy_nb(B.req_eff), guarded_copy_nb(B.req_cand),
+                  guarded_copy_nb(B.req_victim), guarded_copy_nb(B.attrs), guarded_copy_nb(B.masks),
+                  guarded_copy_nb(B.st), guarded_copy_nb(B.kact), guarded_copy_nb(B.kat), guarded_copy_nb(B.ek),
+                  guarded_copy_nb(B.ed))
+
+
+@nb.njit
+def guarded_roster_nb(R):
+    """The roster's arrays copied into guarded memory (strategies read the rules)."""
+    return RosterNB(guarded_copy_nb(R.info), guarded_copy_nb(R.home), guarded_copy_nb(R.char_attrs),
+                    guarded_copy_nb(R.next_loc), guarded_copy_nb(R.effects), guarded_copy_nb(R.masks),
+                    guarded_copy_nb(R.guest_day))
 
 
 @nb.njit(inline="always")

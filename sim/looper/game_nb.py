@@ -25,11 +25,12 @@ import numpy as np
 
 from sim.core.bits import lowest_nb
 from sim.core.kernels import kernel_template, specialize
+from sim.core.guard import guarded_copy_nb, guarded_nb
 from sim.core.nrt import keep_alive_nb, unmanaged_nb
 from sim.core.rng import seed_stream_nb
 from sim.looper.enums import Ev, F, I, LoopEnd, MoveStatus, Precedence, Stream
-from sim.looper.day_nb import (day_buffers_nb, day_finish_nb, day_start_nb, ev_nb, unmanaged_buffers_nb,
-                              unmanaged_roster_nb)
+from sim.looper.day_nb import (day_buffers_nb, day_finish_nb, day_start_nb, ev_nb, guarded_day_buffers_nb,
+                              guarded_roster_nb, unmanaged_buffers_nb, unmanaged_roster_nb)
 from sim.looper.views import (OracleView, PlayerView, Scratch, WriterView, oracle_view_nb,  # noqa: F401
                               player_view_nb, rules_view_nb, writer_view_nb)
 
@@ -84,36 +85,44 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
     # paid an atomic refcount pair per array per call, half of its run time under perf.
     B_owned = day_buffers_nb(R)
     B = unmanaged_buffers_nb(B_owned)
-    R = unmanaged_roster_nb(R)
-    p_knobs = unmanaged_nb(p_knobs)
-    w_knobs = unmanaged_nb(w_knobs)
+    # Every array a view or a hook argument hands a strategy has memory of its own with
+    # guards (sim.core.guard): the rules, each side's stream, knobs and parameters, the
+    # player's copies and scratch, the scriptwriter's copies. An index past one of them
+    # reads zeros, never the other side's stream or the judge's setup (issue 38).
+    R_owned = guarded_roster_nb(R)
+    R = unmanaged_roster_nb(R_owned)
+    knobs_owned = (guarded_copy_nb(p_knobs), guarded_copy_nb(w_knobs), guarded_copy_nb(w_params))
+    p_knobs = unmanaged_nb(knobs_owned[0])
+    w_knobs = unmanaged_nb(knobs_owned[1])
+    w_params = unmanaged_nb(knobs_owned[2])
     rules = rules_view_nb(R)  # public; the same read-only arrays for both sides
-    rng_owned = np.zeros((2, 4), np.uint64)
+    rng_owned = (guarded_nb((4,), np.uint64), guarded_nb((4,), np.uint64))
     prng = unmanaged_nb(rng_owned[0])
     wrng = unmanaged_nb(rng_owned[1])
     # the player's own copies of what it was told
-    ann_owned = np.full((loops, days, n), -1, np.int64)
+    ann_owned = guarded_nb((loops, days, n), np.int64)
     ann = unmanaged_nb(ann_owned)
-    moves_owned = np.full((loops, days, max(mpd, 1), 2), -1, np.int64)
+    moves_owned = guarded_nb((loops, days, max(mpd, 1), 2), np.int64)
     moves = unmanaged_nb(moves_owned)
-    loop_end_owned = np.zeros(loops, np.int64)
+    loop_end_owned = guarded_nb((loops,), np.int64)
     loop_end = unmanaged_nb(loop_end_owned)
-    named_owned = np.full(loops, -1, np.int64)
+    named_owned = guarded_nb((loops,), np.int64)
     named = unmanaged_nb(named_owned)
-    own_owned = Scratch(np.zeros(MEM, np.int64), day_buffers_nb(R), np.zeros(BIG, np.int64))
+    own_owned = Scratch(guarded_nb((MEM,), np.int64), guarded_day_buffers_nb(day_buffers_nb(R)),
+                        guarded_nb((BIG,), np.int64))
     own = Scratch(unmanaged_nb(own_owned.mem), unmanaged_buffers_nb(own_owned.buf), unmanaged_nb(own_owned.big))
     # the scriptwriter's: its setup as it made it, the town when it chooses
     S = 1 + 2 * nperm + 2 * R.info[I.N_GUEST]
-    w_owned = np.zeros((3, max(S, n)), np.int64)
-    wsetup = unmanaged_nb(w_owned[0, :S])
-    wpos = unmanaged_nb(w_owned[1, :n])
-    wstress = unmanaged_nb(w_owned[2, :n])
+    w_owned = (guarded_nb((S,), np.int64), guarded_nb((n,), np.int64), guarded_nb((n,), np.int64))
+    wsetup = unmanaged_nb(w_owned[0])
+    wpos = unmanaged_nb(w_owned[1])
+    wstress = unmanaged_nb(w_owned[2])
     # the judge's
     j_owned = np.zeros((3, max(S, n)), np.int64)
     setup = unmanaged_nb(j_owned[0, :S])
     base = unmanaged_nb(j_owned[1, :n])
     pos = unmanaged_nb(j_owned[2, :n])
-    mv_owned = np.zeros((max(mpd, 1), 2), np.int64)
+    mv_owned = guarded_nb((max(mpd, 1), 2), np.int64)  # the player's move buffer
     mv = unmanaged_nb(mv_owned)
     full = np.uint64(0)
     for i in range(n):
@@ -297,7 +306,7 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
             out.key_wins[kp] += 1
     # Numba frees a variable after its last use: keep the owners of the views alive to here.
     keep_alive_nb(B_owned, rng_owned, ann_owned, moves_owned, loop_end_owned, named_owned, own_owned, w_owned,
-                  j_owned, mv_owned)
+                  j_owned, mv_owned, R_owned, knobs_owned)
 
 
 def chunk_kernel(p_move, p_name, w_setup, w_choose, p_view=player_view_nb):

@@ -9,6 +9,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
+from sim.core.guard import guarded_copy_nb, guarded_nb
 from sim.core.nrt import address_nb, at_nb, unmanaged_nb
 from sim.trpg.enums import N_B
 from sim.trpg.sheets import ScenarioNB
@@ -22,7 +23,18 @@ Battle = namedtuple("Battle", "bs info")
 
 @nb.njit
 def new_battle_nb(n):
-    return Battle(np.zeros((n, N_B), np.int64), np.zeros(4, np.int64))
+    """The battle table in guarded memory of its own (sim.core.guard): the judge's, but
+    next to nothing a view hands out."""
+    return Battle(guarded_nb((n, N_B), np.int64), np.zeros(4, np.int64))
+
+
+@nb.njit
+def guarded_scenario_nb(s):
+    """The scenario's tables copied into guarded memory (views hand out the weapons and dice
+    tables, and copies of the sheets' public columns)."""
+    return ScenarioNB(guarded_copy_nb(s.chars), guarded_copy_nb(s.skills), guarded_copy_nb(s.weapons),
+                      guarded_copy_nb(s.char_weapons), guarded_copy_nb(s.abilities), guarded_copy_nb(s.dice),
+                      guarded_copy_nb(s.symptoms), guarded_copy_nb(s.rules))
 
 
 @nb.njit(inline="always")
@@ -91,7 +103,7 @@ else:
         _put2_nb(ctx, 8, view.bs)
         _put_nb(ctx, 9, view.info, view.info.shape[0], 1)
         _put_nb(ctx, 10, rng, 4, 1)
-        _put_nb(ctx, 11, srngs, srngs.shape[0], 4)
+        _put2_nb(ctx, 11, srngs)
         _put_nb(ctx, 12, key, 4, 1)
         _put2_nb(ctx, 13, pb)
         return address_nb(ctx)
@@ -104,4 +116,4 @@ else:
         sc = ScenarioNB(_get2_nb(c, 0), _get2_nb(c, 1), _get2_nb(c, 2), _get2_nb(c, 3), _get2_nb(c, 4),
                         _get2_nb(c, 5), _get2_nb(c, 6), _get1_nb(c, 7))
         return (at_nb(c[30], (4,), np.uint64), View(sc, _get2_nb(c, 8), _get1_nb(c, 9)),
-                at_nb(c[33], (c[34], 4), np.uint64), at_nb(c[36], (4,), np.uint64), _get2_nb(c, 13))
+                at_nb(c[33], (c[34], c[35]), np.uint64), at_nb(c[36], (4,), np.uint64), _get2_nb(c, 13))

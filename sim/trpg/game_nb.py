@@ -35,11 +35,13 @@ import numba as nb
 import numpy as np
 
 from sim.core.kernels import kernel_template, specialize
+from sim.core.guard import GUARD, guarded_nb, guarded_rows_nb
 from sim.core.nrt import keep_alive_nb, unmanaged_nb
 from sim.core.rng import choose_bit_nb, seed_stream_nb
 from sim.core.trace import emit_nb
 from sim.trpg.context_nb import (I_ACTOR, I_GAME, I_ROUND, I_SEEDED, N_CTX, Battle, View, context_address_nb,
-                                 context_nb, new_battle_nb, unmanaged_battle_nb, unmanaged_scenario_nb)
+                                 context_nb, guarded_scenario_nb, new_battle_nb, unmanaged_battle_nb,
+                                 unmanaged_scenario_nb)
 from sim.trpg.dice import roll_dice_nb
 from sim.trpg.enums import AF, AK, CF, CK, DS, EV, K, MO, MV, OUT, RL, ST, T, WF, B, Stream
 from sim.trpg.rules_nb import distance_nb
@@ -97,10 +99,11 @@ def no_oracle_nb(rng, view, actor, cands):
 @nb.njit(forceinline=True)
 def side_rng_nb(srngs, key, info, s):
     """Side s's decision stream of this combat (seeded at its first use)."""
+    g = GUARD // 8  # srngs: a guarded_rows_nb owner, a row with its own guards per side
     if not (info[I_SEEDED] >> s) & 1:
-        seed_stream_nb(srngs[s], key, info[I_GAME], Stream.SIDE0 + s)
+        seed_stream_nb(srngs[s, g:g + 4], key, info[I_GAME], Stream.SIDE0 + s)
         info[I_SEEDED] |= 1 << s
-    return srngs[s]
+    return srngs[s, g:g + 4]
 
 
 @nb.njit(forceinline=True)
@@ -403,12 +406,15 @@ def play_games_nb(key, start, count, S, out, log):
     n = S.chars.shape[0]
     owned = new_battle_nb(n)
     b = unmanaged_battle_nb(owned)
-    sc = unmanaged_scenario_nb(S)
+    # Everything a view or a hook argument hands a strategy is in guarded memory of its own
+    # (sim.core.guard): the scenario's tables, each stream, the view board (issue 38).
+    S_owned = guarded_scenario_nb(S)
+    sc = unmanaged_scenario_nb(S_owned)
     view = View(sc, b.bs, b.info)
-    rng_owned = np.zeros(4, np.uint64)
+    rng_owned = guarded_nb((4,), np.uint64)
     rng = unmanaged_nb(rng_owned)
     nsides = sc.rules[RL.N_SIDES]
-    srngs_owned = np.zeros((nsides, 4), np.uint64)
+    srngs_owned = guarded_rows_nb(nsides, 4, np.uint64)
     srngs = unmanaged_nb(srngs_owned)
     key_owned = key.copy()
     ukey = unmanaged_nb(key_owned)
@@ -476,7 +482,7 @@ def play_games_nb(key, start, count, S, out, log):
                 out.survived[i] += 1
             out.dealt[i] += b.bs[i, B.DEALT]
             out.taken[i] += b.bs[i, B.TAKEN]
-    keep_alive_nb(owned, rng_owned, srngs_owned, key_owned, pb_owned, ctx_owned)
+    keep_alive_nb(owned, rng_owned, srngs_owned, key_owned, pb_owned, ctx_owned, S_owned)
 
 
 HOOKS = ("u_target", "u_reaction", "builtin_target", "builtin_reaction", "u_target_view", "u_reaction_view",

@@ -5,27 +5,28 @@ built from :data:`WHITELIST` — a field exists only once it is named here, and
 docs/rules/trpg.md "What the player knows" lists exactly these names (a test compares
 them). Every array is read-only (:func:`sim.core.views.readonly_nb`: writing into a view
 does not compile; under ``NUMBA_DISABLE_JIT`` it raises). The per-combat arrays are
-read-only windows on the whitelisted *columns* of the battle table (positions, states,
-the HP band and the weapon in hand are kept as columns of their own, B.BAND and B.WIELD)
-and on the perceiver's own rows, not copies: filling a copy of the board before every
-decision cost more than half of the batch speed. So a view is always the present state,
-and holds nothing an earlier decision was told. The random state is in no view: a
+copies, made at each decision into preallocated guarded rows, of the whitelisted *columns*
+of the battle table (positions, states, the HP band and the weapon in hand are kept as
+columns of their own, B.BAND and B.WIELD) and of the perceiver's own rows. So a view is
+always the present state, and holds nothing an earlier decision was told. The random state is in no view: a
 strategy gets its own side's stream as ``rng`` (sim.trpg.enums.Stream).
 
 Strategies named ``oracle_…`` get :data:`OracleView` instead: the judge's whole battle
 table and scenario, exact HP included (read-only too); every output says so.
 
-numba does not check array bounds, so native code that indexes past a view's arrays can
-read memory next to them: the views keep honest strategies honest and make peeking a
-deliberate act, they are no sandbox against hostile machine code.
+numba does not check array bounds; every array a view hands out is therefore a copy in a
+guarded row of its own (:mod:`sim.core.guard`), so an accidental index past its end reads
+zeros. Code that scans memory on purpose is out of scope (docs/adding-a-game.md, "Threat
+model"); ``--check-bounds`` turns an out-of-range index into an error.
 """
 from collections import namedtuple
 
 import numba as nb
 import numpy as np
 
+from sim.core.guard import GUARD, guarded_rows_nb
 from sim.core.views import readonly_nb
-from sim.trpg.enums import B, CF, RL
+from sim.trpg.enums import N_B, B, CF, RL
 from sim.trpg.sheets import ScenarioNB
 
 #: Every field of a character's view, in order (docs/rules/trpg.md "What the player knows").
@@ -70,25 +71,65 @@ def hp_band_nb(hp, max_hp):
     return 3
 
 
+# Rows of the board a view's arrays are copied into (new_board_nb)
+P_HP, P_X, P_Y, P_STATUS, P_CTRL, P_BAND, P_WIELD, P_SIDE, P_MELEE, P_SHOOTING, P_STATE, P_SHEET, P_WEAPONS = range(13)
+N_P = 13
+
+
 @nb.njit
 def new_board_nb(sc):
-    """A chunk's hidden-HP column (n x 1, every entry :data:`HIDDEN`): the `hp` of a view
-    when HP is not public."""
-    return np.full((sc.chars.shape[0], 1), HIDDEN, np.int64)
+    """A chunk's view board: a row of its own, with guards (sim.core.guard), for each array
+    an honest view hands out. The view builder copies the present state into it at each
+    decision, so an index past one of a view's arrays reads zeros — never the next
+    character's row of the battle table (its exact HP) or another side's stream (issue 38)."""
+    n = sc.chars.shape[0]
+    return guarded_rows_nb(N_P, max(n, N_B, sc.chars.shape[1], sc.char_weapons.shape[1]), np.int64)
+
+
+@nb.njit(forceinline=True)
+def _col_nb(pb, k, a, c):
+    """Column ``c`` of the table ``a`` copied into row ``k`` of the board: that row's data."""
+    g = GUARD // 8
+    n = a.shape[0]
+    for i in range(n):
+        pb[k, g + i] = a[i, c]
+    return pb[k, g:g + n]
+
+
+@nb.njit(forceinline=True)
+def _row_nb(pb, k, a, r):
+    """Row ``r`` of the table ``a`` copied into row ``k`` of the board: that row's data."""
+    g = GUARD // 8
+    m = a.shape[1]
+    for i in range(m):
+        pb[k, g + i] = a[r, i]
+    return pb[k, g:g + m]
 
 
 @nb.njit(forceinline=True)
 def honest_view_nb(hid, sc, bs, rnd, me):
-    """Character ``me``'s view: read-only windows on exactly the whitelisted columns of the
-    battle table ``bs`` (B.X, B.Y, B.STATUS, B.CTRL, the band B.BAND, the weapon in hand
-    B.WIELD; B.HP only when HP is public) and of the scenario, and its own rows."""
+    """Character ``me``'s view: copies of exactly the whitelisted columns of the battle
+    table ``bs`` (B.X, B.Y, B.STATUS, B.CTRL, the band B.BAND, the weapon in hand B.WIELD;
+    B.HP only when HP is public) and of the scenario, and of its own rows, each in a guarded
+    row of the view board ``hid`` (:func:`new_board_nb`)."""
     pub = sc.rules[RL.HP_PUBLIC]
-    hp = readonly_nb(bs[:, B.HP]) if pub == 1 else readonly_nb(hid[:, 0])
-    return View(me, rnd, sc.rules[RL.GRID], pub, readonly_nb(sc.chars[:, CF.SIDE]), readonly_nb(bs[:, B.X]),
-                readonly_nb(bs[:, B.Y]), readonly_nb(bs[:, B.STATUS]), readonly_nb(bs[:, B.CTRL]),
-                readonly_nb(bs[:, B.BAND]), hp, readonly_nb(bs[:, B.WIELD]),
-                readonly_nb(sc.chars[:, CF.MELEE]), readonly_nb(sc.chars[:, CF.SHOOTING]), readonly_nb(sc.chars[me]),
-                readonly_nb(bs[me]), readonly_nb(sc.char_weapons[me]), readonly_nb(sc.weapons),
+    if pub == 1:
+        hp = _col_nb(hid, P_HP, bs, B.HP)
+    else:
+        g = GUARD // 8
+        n = bs.shape[0]
+        for i in range(n):
+            hid[P_HP, g + i] = HIDDEN
+        hp = hid[P_HP, g:g + n]
+    return View(me, rnd, sc.rules[RL.GRID], pub, readonly_nb(_col_nb(hid, P_SIDE, sc.chars, CF.SIDE)),
+                readonly_nb(_col_nb(hid, P_X, bs, B.X)), readonly_nb(_col_nb(hid, P_Y, bs, B.Y)),
+                readonly_nb(_col_nb(hid, P_STATUS, bs, B.STATUS)), readonly_nb(_col_nb(hid, P_CTRL, bs, B.CTRL)),
+                readonly_nb(_col_nb(hid, P_BAND, bs, B.BAND)), readonly_nb(hp),
+                readonly_nb(_col_nb(hid, P_WIELD, bs, B.WIELD)),
+                readonly_nb(_col_nb(hid, P_MELEE, sc.chars, CF.MELEE)),
+                readonly_nb(_col_nb(hid, P_SHOOTING, sc.chars, CF.SHOOTING)),
+                readonly_nb(_row_nb(hid, P_SHEET, sc.chars, me)), readonly_nb(_row_nb(hid, P_STATE, bs, me)),
+                readonly_nb(_row_nb(hid, P_WEAPONS, sc.char_weapons, me)), readonly_nb(sc.weapons),
                 readonly_nb(sc.dice))
 
 

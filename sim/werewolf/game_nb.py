@@ -32,6 +32,7 @@ import numba as nb
 import numpy as np
 
 from sim.core.bits import lowest_nb, popcount_nb
+from sim.core.guard import guarded_copy_nb, guarded_nb, guarded_rows_nb, rows_view_nb
 from sim.core.kernels import kernel_template, specialize
 from sim.core.nrt import keep_alive_nb, unmanaged_nb
 from sim.core.rng import choose_bit_nb, randint_nb, seed_stream_nb
@@ -74,22 +75,43 @@ def _bit_nb(i):
 
 @nb.njit
 def new_state_nb(n):
-    return St(np.zeros(1, np.uint64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-              np.full(n, -1, np.int64), np.full((n, n), -1, np.int64), np.zeros(len(CLAIMS), np.uint64),
-              np.zeros((n, 2), np.uint64), np.full((n, n), -1, np.int64),
-              np.zeros((n, MEM), np.int64), np.zeros(n, np.int64),
-              np.full(n, -1, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-              np.zeros(N_MASKS, np.uint64), np.full((2, KNOB_SLOTS), np.nan))
+    """The owners of a chunk's state. Every array a view hands out has memory of its own
+    with guards (sim.core.guard): the public record, and each participant's row of
+    knowledge, scratch and knob values (``know``, ``mem`` and ``knobs`` are
+    :func:`~sim.core.guard.guarded_rows_nb` owners; :func:`unmanaged_state_nb` gives their
+    data), so an index past one array's end never reaches another's."""
+    st = St(guarded_nb((1,), np.uint64), guarded_nb((n,), np.int64), guarded_nb((n,), np.int64),
+            guarded_nb((n,), np.int64), guarded_nb((n,), np.int64), guarded_nb((n, n), np.int64),
+            guarded_nb((len(CLAIMS),), np.uint64), guarded_nb((n, 2), np.uint64),
+            guarded_rows_nb(n, n, np.int64), guarded_rows_nb(n, MEM, np.int64), np.zeros(n, np.int64),
+            np.full(n, -1, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+            np.zeros(N_MASKS, np.uint64), guarded_rows_nb(2, KNOB_SLOTS, np.float64))
+    st.claim_role[:] = -1
+    st.claim_res[:, :] = -1
+    rows_view_nb(st.know, n)[:, :] = -1
+    rows_view_nb(st.knobs, KNOB_SLOTS)[:, :] = np.nan
+    return st
 
 
 @nb.njit(inline="always")
 def unmanaged_state_nb(st):
-    """The same state as refcount-free views (see sim.core.nrt); ``st`` must outlive it."""
+    """The same state as refcount-free views (see sim.core.nrt); ``st`` must outlive it.
+    ``know``, ``mem`` and ``knobs`` become the data of their guarded rows."""
+    n = st.role_of.shape[0]
     return St(unmanaged_nb(st.alive), unmanaged_nb(st.out_how), unmanaged_nb(st.out_day), unmanaged_nb(st.revived),
               unmanaged_nb(st.claim_role), unmanaged_nb(st.claim_res), unmanaged_nb(st.claimed), unmanaged_nb(st.said),
-              unmanaged_nb(st.know), unmanaged_nb(st.mem),
+              rows_view_nb(st.know, n), rows_view_nb(st.mem, MEM),
               unmanaged_nb(st.votes), unmanaged_nb(st.hati_last), unmanaged_nb(st.pal_last),
-              unmanaged_nb(st.role_of), unmanaged_nb(st.masks), unmanaged_nb(st.knobs))
+              unmanaged_nb(st.role_of), unmanaged_nb(st.masks), rows_view_nb(st.knobs, KNOB_SLOTS))
+
+
+@nb.njit
+def guarded_rules_nb(R):
+    """The rules' arrays copied into guarded memory (strategies read them), and an empty
+    knob table of its own for the rules strategies see (an empty slice of ``R.knobs``
+    would point at both sides' knob values)."""
+    return (RolesNB(guarded_copy_nb(R.table), guarded_copy_nb(R.var), guarded_copy_nb(R.seats),
+                    guarded_copy_nb(R.knobs)), guarded_nb((0, R.knobs.shape[1]), np.float64))
 
 
 @nb.njit(inline="always")
@@ -255,8 +277,9 @@ def play_chunk_nb(key, start, count, R, out, log):
     n = R.seats.shape[0]
     owned = new_state_nb(n)  # keeps the memory alive for the unmanaged views below
     st = unmanaged_state_nb(owned)
-    R = unmanaged_rules_nb(R)
-    Rv = readonly_rules_nb(R)  # the rules as strategies see them (no knobs: each side sees its own)
+    R_owned, no_knobs = guarded_rules_nb(R)
+    R = unmanaged_rules_nb(R_owned)
+    Rv = readonly_rules_nb(R, no_knobs)  # the rules as strategies see them (no knobs: each side sees its own)
     for s in range(R.knobs.shape[0]):  # the sides' knob values; NaN: the strategy's default
         for k in range(min(R.knobs.shape[1], KNOB_SLOTS)):
             st.knobs[s, k] = R.knobs[s, k]
@@ -280,7 +303,9 @@ def play_chunk_nb(key, start, count, R, out, log):
     sc = out.scalars
     # The three streams live in one owned array; the loop uses refcount-free views of it
     # (a managed stream passed to every hook cost an atomic refcount pair per decision).
-    rngs = np.zeros((3, 4), np.uint64)
+    # Each stream is an allocation of its own with guards (sim.core.guard): a side that reads
+    # past its stream's end must not find the other side's or the rules' (issue 38).
+    rngs = (guarded_nb((4,), np.uint64), guarded_nb((4,), np.uint64), guarded_nb((4,), np.uint64))
     rng = unmanaged_nb(rngs[0])      # the rules' chance events
     rng_v = unmanaged_nb(rngs[1])    # the village side's decisions
     rng_w = unmanaged_nb(rngs[2])    # the wolf side's decisions
@@ -531,7 +556,7 @@ def play_chunk_nb(key, start, count, R, out, log):
             else:
                 out.role_out[r, out_how[p]] += 1
     # Numba frees a variable after its last use: keep the owners of the views alive to here.
-    keep_alive_nb(owned, rngs)
+    keep_alive_nb(owned, rngs, R_owned, no_knobs)
 
 
 def chunk_kernel(village, wolves):

@@ -25,6 +25,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
+from sim.core.guard import row_nb
 from sim.core.views import is_oracle, readonly_nb
 from sim.werewolf.roles import RolesNB
 
@@ -85,9 +86,9 @@ def honest_view_nb(st, R, me, day, runoff, marked, protected):
     """The acting participant's view: the public record, its own knowledge and memory."""
     return View(st.role_of.shape[0], day, runoff, R, st.alive[0], readonly_nb(st.out_how),
                 readonly_nb(st.out_day), readonly_nb(st.revived), readonly_nb(st.claim_role),
-                readonly_nb(st.claim_res), readonly_nb(st.claimed), readonly_nb(st.said), me, st.role_of[me], readonly_nb(st.know[me]),
-                st.hati_last[me], np.uint64(st.pal_last[me]), readonly_nb(st.knobs[(st.masks[0] >> np.uint64(me)) & U1]),
-                st.mem[me])
+                readonly_nb(st.claim_res), readonly_nb(st.claimed), readonly_nb(st.said), me, st.role_of[me], readonly_nb(row_nb(st.know, me)),
+                st.hati_last[me], np.uint64(st.pal_last[me]), readonly_nb(row_nb(st.knobs, (st.masks[0] >> np.uint64(me)) & U1)),
+                row_nb(st.mem, me))
 
 
 @nb.njit(inline="always")
@@ -95,16 +96,18 @@ def judge_view_nb(st, R, me, day, runoff, marked, protected):
     """An oracle's view: the honest fields and the judge's hidden state."""
     return JudgeView(st.role_of.shape[0], day, runoff, R, st.alive[0], readonly_nb(st.out_how),
                      readonly_nb(st.out_day), readonly_nb(st.revived), readonly_nb(st.claim_role),
-                     readonly_nb(st.claim_res), readonly_nb(st.claimed), readonly_nb(st.said), me, st.role_of[me], readonly_nb(st.know[me]),
+                     readonly_nb(st.claim_res), readonly_nb(st.claimed), readonly_nb(st.said), me, st.role_of[me], readonly_nb(row_nb(st.know, me)),
                      st.hati_last[me], np.uint64(st.pal_last[me]),
-                     readonly_nb(st.knobs[(st.masks[0] >> np.uint64(me)) & U1]), st.mem[me],
+                     readonly_nb(row_nb(st.knobs, (st.masks[0] >> np.uint64(me)) & U1)), row_nb(st.mem, me),
                      readonly_nb(st.role_of), st.masks[0], marked, protected, readonly_nb(st.hati_last),
                      readonly_nb(st.pal_last), readonly_nb(st.know))
 
 
 @nb.njit(inline="always")
-def readonly_rules_nb(R):
-    return RolesNB(readonly_nb(R.table), readonly_nb(R.var), readonly_nb(R.seats), readonly_nb(R.knobs[:0]))
+def readonly_rules_nb(R, no_knobs):
+    """The rules as strategies see them: read-only, with an empty knob table of their own
+    (``no_knobs``, guarded) instead of the sides' knob values."""
+    return RolesNB(readonly_nb(R.table), readonly_nb(R.var), readonly_nb(R.seats), readonly_nb(no_knobs))
 
 
 def view_builder(strategy):

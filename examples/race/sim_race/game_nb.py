@@ -15,6 +15,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
+from sim.core.guard import guarded_nb
 from sim.core.kernels import kernel_template, specialize
 from sim.core.rng import randint_nb, seed_stream_nb
 from sim.core.trace import emit_nb
@@ -56,9 +57,11 @@ def roll_nb(rng, dice, faces, bust_face, log, player, total):
 @kernel_template(hooks=("p1_decide", "p2_decide"))
 def play_chunk_nb(key, start, count, rules, out, log):
     """Play games ``[start, start + count)`` and add their counts to ``out``."""
-    rng = np.zeros(4, np.uint64)   # the dice (rules stream)
-    r1 = np.zeros(4, np.uint64)    # player 1's own stream
-    r2 = np.zeros(4, np.uint64)    # player 2's
+    # Each stream in guarded memory of its own (sim.core.guard): a player that indexes past
+    # its stream's end reads zeros, not the dice or the other player's stream.
+    rng = guarded_nb((4,), np.uint64)   # the dice (rules stream)
+    r1 = guarded_nb((4,), np.uint64)    # player 1's own stream
+    r2 = guarded_nb((4,), np.uint64)    # player 2's
     target = rules[R.TARGET]
     faces = rules[R.FACES]
     bust_face = rules[R.BUST_FACE]
