@@ -50,6 +50,17 @@ class SimGroup(TyperGroup):
         except MemoryError:
             typer.echo("error: out of memory; use fewer games or a smaller setting", err=True)
             raise typer.Exit(2)
+        except IndexError as e:
+            from sim.core import audit
+
+            if not audit.enabled():  # only a bounds-checked kernel raises it on purpose
+                if os.environ.get("SIM_DEBUG"):
+                    raise
+                typer.echo(f"error: internal error (IndexError: {_one_line(e)}); "
+                           f"SIM_DEBUG=1 shows the traceback", err=True)
+                raise typer.Exit(1)
+            typer.echo(f"error: {_one_line(audit.explain(e))}", err=True)
+            raise typer.Exit(2)
         except Exception as e:  # a bug, not the user's fault: still one line
             if os.environ.get("SIM_DEBUG"):
                 raise
@@ -81,7 +92,10 @@ class SimGroup(TyperGroup):
 
 app = typer.Typer(
     cls=SimGroup,
-    help="Monte Carlo balance analysis for Looper, Werewolf and the 3d6 TRPG.",
+    help="Monte Carlo balance analysis for Looper, Werewolf and the 3d6 TRPG. "
+         "Add --check-bounds to any command that plays to compile the kernels and strategies "
+         "with bounds checking (an out-of-range index in a plug-in becomes one error line "
+         "naming the strategy and the array; SIM_CHECK_BOUNDS=1 does the same).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -121,5 +135,9 @@ _register()
 
 
 def main() -> None:
-    """The console script ``sim``."""
+    """The console script ``sim``. ``--check-bounds`` anywhere in the arguments (taken out
+    before the sub-command parses them) plays with bounds-checked kernels (sim.core.audit)."""
+    from sim.core import audit
+
+    audit.configure(sys.argv)
     app()
