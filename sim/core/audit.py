@@ -121,7 +121,8 @@ def explain(exc: BaseException) -> str:
     if found:
         side = found.get("side")
         spec = specs.get(side) if side else None
-        who = f"the {side} strategy {spec!r}" if side else f"{found['module']}.{found['function']}"
+        hook = found.get("hook") or f"{found['module']}:{found['function']}"
+        who = f"the {side} strategy {spec!r} (in {hook.rpartition(':')[2]})" if side else f"the plug-in {hook!r}"
         m = _INDEX.findall(found["source"])
         array = found.get("array") or (m[-1] if m else "an array")
         return (f"--check-bounds: {who} indexed outside a view array: {array}[…] "
@@ -248,8 +249,10 @@ def _locate(tb, message: str = "") -> dict | None:
         file = str(f.relative_to(Path.cwd()))
     except ValueError:
         file = str(f)
+    hook = plugin[0][0]  # the outermost frame of the plug-in: the hook the kernel called
     return {"file": file, "line": line, "source": source, "function": frame.f_code.co_name,
-            "module": frame.f_globals.get("__name__", f.stem), "array": array}
+            "module": frame.f_globals.get("__name__", f.stem), "array": array,
+            "hook": f"{hook.f_globals.get('__name__', '?')}:{hook.f_code.co_name}"}
 
 
 def _child(req: Mapping[str, Any]) -> dict:
@@ -287,8 +290,8 @@ def _side_of(where: Mapping[str, Any], strategies: Mapping[str, Any]) -> str | N
         fns = [getattr(s, f.name) for f in dataclasses.fields(s)] if dataclasses.is_dataclass(s) else [s]
         for f in fns:
             py = getattr(f, "py_func", f)
-            if getattr(py, "__name__", None) == where["function"] and \
-                    getattr(py, "__module__", None) == where["module"]:
+            mod, _, fn = (where.get("hook") or f"{where['module']}:{where['function']}").partition(":")
+            if getattr(py, "__name__", None) == fn and getattr(py, "__module__", None) == mod:
                 return side
     for side, s in strategies.items():  # a helper the hook called, in the plug-in's module
         fns = [getattr(s, f.name) for f in dataclasses.fields(s)] if dataclasses.is_dataclass(s) else [s]

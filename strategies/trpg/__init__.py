@@ -17,6 +17,10 @@ One target and one reaction plug-in per scenario. ``rng`` is the character's sid
 stream and ``view`` its read-only sim.trpg.views.View (the whitelist of
 docs/rules/trpg.md "What the player knows"); a plug-in whose function is named
 ``oracle_…`` gets the judge's sim.trpg.views.OracleView instead.
+
+Run a plug-in once with ``--check-bounds`` (or ``SIM_CHECK_BOUNDS=1``): the kernel and the
+strategies are compiled with bounds checking, and an index outside a view's array is one
+``error:`` line naming the strategy and the array (:mod:`sim.core.audit`).
 """
 from __future__ import annotations
 
@@ -32,7 +36,11 @@ ORACLES = {"oracle_focus": oracle_focus_nb}  # built-in target oracles (sheet na
 
 
 def _njit_only(obj, spec: str):
-    if not hasattr(obj, "py_func"):
+    import numba
+
+    # under NUMBA_DISABLE_JIT (the plain-Python pass, --check-bounds' replay) @njit gives
+    # back the plain function
+    if not hasattr(obj, "py_func") and not (numba.config.DISABLE_JIT and callable(obj)):
         raise SimInputError(f"{spec!r}: expected an @njit function")
     return obj
 
