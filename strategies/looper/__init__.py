@@ -29,6 +29,10 @@ the judge's state (an ``OracleView``: the player's fields plus ``key``, ``setup`
 ``stress``) and every output of a run with it is labelled; the other players get only the
 PlayerView, so they cannot read hidden state. ``oracle_key`` and ``oracle_planner`` are the
 built-in oracles. ``bayes`` / ``planner`` / ``oracle_planner``: strategies/looper/bayes.py.
+
+Run a plug-in once with ``--check-bounds`` (or ``SIM_CHECK_BOUNDS=1``): the kernel and the
+strategies are compiled with bounds checking, and an index outside a view's array is one
+``error:`` line naming the strategy and the array (:mod:`sim.core.audit`).
 """
 from __future__ import annotations
 

@@ -8,6 +8,10 @@ participant knows. Plug in your own with ``--village mypkg.mod:obj`` where ``obj
 default to the random ones. A family whose name starts with ``oracle_`` receives the
 judge's view instead (``JudgeView``, :mod:`sim.werewolf.views`) and every output that used
 it is labelled.
+
+Run a plug-in once with ``--check-bounds`` (or ``SIM_CHECK_BOUNDS=1``): the kernel and the
+strategies are compiled with bounds checking, and an index outside a view's array is one
+``error:`` line naming the strategy and the array (:mod:`sim.core.audit`).
 """
 from __future__ import annotations
 
