@@ -26,6 +26,7 @@ import numpy as np
 import polars as pl
 
 from sim.core import audit
+from sim.core.compile_notice import playing
 from sim.core.config import assign_path, load_toml, split_assignment
 from sim.core.schema import ANY, check_keys
 from sim.core.plugins import Registry
@@ -374,22 +375,24 @@ def _load(target: str, where: str) -> Game:
     game = obj() if isinstance(obj, type) else obj
     if not isinstance(game, Game) or not game.name:
         raise TypeError(f"{where}: {target} is not a sim.core.game.Game with a name")
-    if audit.enabled():
-        _note_runs(game)
+    _note_runs(game)
     return game
 
 
 def _note_runs(game: Game) -> None:
-    """In the audit mode (--check-bounds), every run says what it plays to sim.core.audit,
-    which replays it as plain Python if a bounds-checked kernel raises."""
+    """Every run says what it plays: to the compile notice (sim.core.compile_notice), and in
+    the audit mode (--check-bounds) to sim.core.audit, which replays it as plain Python if a
+    bounds-checked kernel raises."""
     run = game.run
 
     def noted_run(setup, strategies, *args, **kw):
-        try:
-            tree = game.config_of(setup)
-        except Exception:  # noqa: BLE001 - only the error message needs it
-            tree = None
-        audit.note(game.name, tree, strategies)
+        playing(game.name, dict(strategies))
+        if audit.enabled():
+            try:
+                tree = game.config_of(setup)
+            except Exception:  # noqa: BLE001 - only the error message needs it
+                tree = None
+            audit.note(game.name, tree, strategies)
         return run(setup, strategies, *args, **kw)
 
     game.run = noted_run

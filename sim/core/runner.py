@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from sim.core.compile_notice import compile_notice
 from sim.core.progress import game_progress
 
 DEFAULT_CHUNK = 8192
@@ -120,7 +121,8 @@ def run_games(
 
     if isinstance(start, bool) or not isinstance(start, (int, np.integer)) or start < 0:
         raise SimInputError(f"start must be a non-negative integer, got {start!r}")
-    chunk(0, 0)
+    with compile_notice():  # the first call compiles the kernel (or loads it): never a silent wait
+        chunk(0, 0)
     if on_chunk is None:  # the chunks are no one's blocks: cut them so every thread gets work
         chunk_size = spread_chunk(int(games), chunk_size, threads or default_threads())
     return run_chunked(chunk, int(games), chunk_size=chunk_size, threads=threads, progress=progress,
