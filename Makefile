@@ -4,15 +4,17 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench install clean browser
+.PHONY: demo test bench install clean browser constraints
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 
-$(STAMP): pyproject.toml examples/race/pyproject.toml | $(BIN)/python
+# constraints.txt: the versions known to pass (pip freeze of a passing venv, updated on
+# purpose: `make constraints`); pyproject.toml keeps the compatible ranges for users.
+$(STAMP): pyproject.toml examples/race/pyproject.toml constraints.txt | $(BIN)/python
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[test]"
-	$(BIN)/python -m pip install -q -e ./examples/race
+	$(BIN)/python -m pip install -q -c constraints.txt -e ".[test]"
+	$(BIN)/python -m pip install -q -c constraints.txt -e ./examples/race
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -56,6 +58,9 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_sweep.py
 	$(BIN)/python benchmarks/bench_skill.py
 	$(BIN)/python benchmarks/bench_compile.py
+
+constraints: $(STAMP)
+	$(BIN)/python -m pip freeze --exclude-editable | grep -v -i "^sim[-_]" > constraints.txt
 
 clean:
 	rm -rf $(VENV) demo-out sweep-out balance-out report

@@ -471,3 +471,18 @@ def test_project_helpers_are_compiled_once_whatever_constants_they_are_called_wi
     assert [str(s) for s in m.scaled.signatures] == ["(float64, int64)"]
     assert len(generated(fn).via_hook.signatures) == 1
     assert len(m.hk.signatures) == 1
+
+
+def test_numba_outside_the_tested_releases_is_one_clear_error(monkeypatch):
+    from sim.core.kernels import TESTED_NUMBA, check_numba
+    from sim.errors import SimInputError
+
+    monkeypatch.delenv("SIM_ANY_NUMBA", raising=False)
+    lo, hi = TESTED_NUMBA
+    check_numba(f"{lo[0]}.{lo[1]}.0")
+    check_numba(f"{hi[0]}.{hi[1]}.3")
+    for v in (f"{hi[0]}.{hi[1] + 1}.0", f"{lo[0]}.{lo[1] - 1}.2", "1.0.0"):
+        with pytest.raises(SimInputError, match="not a release the kernel cache was tested with"):
+            check_numba(v)
+    monkeypatch.setenv("SIM_ANY_NUMBA", "1")
+    check_numba("9.9.9")

@@ -522,6 +522,29 @@ def cache_helpers(fns: Iterable[Any]) -> int:
 
 # ---- specialisation ----------------------------------------------------------------------
 
+# The stamped helper cache subclasses numba's private caching classes (_CacheLocator,
+# CompileResultCacheImpl, FunctionCache): tested with these numba releases (constraints.txt
+# pins the one `make` installs). Outside them it is one clear error, not a strange failure;
+# SIM_ANY_NUMBA=1 tries anyway.
+TESTED_NUMBA = ((0, 59), (0, 68))
+
+
+def check_numba(version: str | None = None) -> None:
+    """Refuse (one :class:`sim.errors.SimInputError`) a numba release outside :data:`TESTED_NUMBA`."""
+    from sim.errors import SimInputError
+
+    v = version or nb.__version__
+    try:
+        mm = tuple(int(x) for x in v.split(".")[:2])
+    except ValueError:
+        mm = (0, 0)
+    lo, hi = TESTED_NUMBA
+    if not (lo <= mm <= hi) and not os.environ.get("SIM_ANY_NUMBA"):
+        raise SimInputError(f"numba {v} is not a release the kernel cache was tested with "
+                            f"({lo[0]}.{lo[1]} to {hi[0]}.{hi[1]}): run `make install` (constraints.txt), "
+                            f"or set SIM_ANY_NUMBA=1 to try")
+
+
 def specialize(template: Callable, hooks: Mapping[str, Any], *, nogil: bool = True) -> Callable:
     """The template compiled with ``hooks`` bound as its globals (cached on disk).
 
@@ -529,6 +552,7 @@ def specialize(template: Callable, hooks: Mapping[str, Any], *, nogil: bool = Tr
     Its companions (:func:`companions`) are re-declared in the generated module too,
     with their jit options, so their hook calls resolve to the bound strategies.
     """
+    check_numba()
     memo = (template, nogil, tuple(sorted(hooks.items(), key=lambda kv: kv[0])))
     try:
         return _MEMO[memo]  # the same objects again: skip reading sources and hashing
