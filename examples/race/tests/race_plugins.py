@@ -36,3 +36,17 @@ def peek_nb(rng, me, other, target, k):
 def oracle_bold_nb(rng, me, other, target, k):
     """An oracle by name only (the race hides nothing): labelled wherever it is used."""
     return 2
+
+
+OFFSETS = (1, 2, 3, 4, 5, 8, 16, 64, 512, 4095)
+
+
+@nb.njit
+def oob_nb(rng, me, other, target, k):
+    """Hostile with an off-by-one: reads past the end and before the start of its stream,
+    where the dice's stream and the other player's once lay beside it. Anything but zero
+    there makes it roll two dice; otherwise it flips the same coin as ``random``."""
+    for j in OFFSETS:
+        if rng[3 + j] != 0 or rng[-(4 + j)] != 0:
+            return 2
+    return 1 + randint_nb(rng, 2)

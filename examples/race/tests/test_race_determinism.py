@@ -39,3 +39,18 @@ def test_seeds_and_spawns_differ():
 def test_bad_plugin_decision_is_an_error():
     with pytest.raises(ValueError, match="decide must return 1 or 2"):
         GAME.run(GAME.setup(), GAME.strategies({"p1": "race_plugins:bad_nb", "p2": "bold"}), 10, 0)
+
+
+def test_a_player_reading_outside_its_stream_finds_zeros():
+    """Every stream is guarded memory of its own (sim.core.guard): a plug-in reading past
+    either end of its stream finds zeros, and plays exactly as ``random`` does, game for
+    game, on either seat (issue 38)."""
+    import numba
+
+    if numba.config.DISABLE_JIT:
+        pytest.skip("reads outside an array raise in plain Python")
+    setup = GAME.setup()
+    for seat in ("p1", "p2"):
+        base = GAME.run(setup, GAME.strategies({seat: "random"}), 3000, 9, tables=False).totals
+        oob = GAME.run(setup, GAME.strategies({seat: "race_plugins:oob_nb"}), 3000, 9, tables=False).totals
+        assert all(np.array_equal(base[k], oob[k]) for k in base)
