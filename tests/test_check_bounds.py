@@ -28,7 +28,8 @@ NOJIT = bool(numba.config.DISABLE_JIT)
 PAIRS = {
     "werewolf": [{"village": "claims", "wolves": "trusting"}, {"village": "trusting", "wolves": "claims"},
                  {"village": "random", "wolves": "oracle_attack"}, {"village": "claims", "wolves": "random"}],
-    "looper": [{"player": "bayes", "scriptwriter": "adversarial"}, {"player": "planner", "scriptwriter": "fixed"},
+    "looper": [{"player": "bayes", "scriptwriter": "adversarial"},
+               {"player": "planner", "scriptwriter": "fixed", "config": "examples/looper/trap.toml"},
                {"player": "cautious", "scriptwriter": "random"}, {"player": "deducer", "scriptwriter": "random"},
                {"player": "oracle_key", "scriptwriter": "random"}, {"player": "oracle_planner", "scriptwriter": "random"},
                {"player": "random", "scriptwriter": "random"}],
@@ -48,7 +49,9 @@ CHILD = textwrap.dedent("""
     game = get(name)
     setup = game.setup(None, sets, **options)
     for pair in pairs:
-        game.run(setup, game.strategies(pair, setup), games, 1, threads=1)
+        config = pair.pop("config", None)  # a pair that needs its own configuration (a fixed script)
+        s = game.setup(config, sets, **options) if config else setup
+        game.run(s, game.strategies(pair, s), games, 1, threads=1)
     print("ok", len(pairs))
 """)
 
