@@ -19,6 +19,9 @@ class Mutant:
 STATS = ("tests/test_stats_pinned.py",)
 SEEDS = ("tests/test_streams_independent.py",)
 OUT = ("tests/test_output_race.py", "tests/test_output_safety.py")
+WW_PROBES = ("tests/test_werewolf_field_probes.py",)
+WW_TRUSTING = ("tests/test_werewolf_trusting_oracles.py",)
+WW_CLAIMS = ("tests/test_werewolf_claims_oracles.py",)
 
 MUTANTS: list[Mutant] = [
     # --- issue 43's table ---------------------------------------------------------------
@@ -50,4 +53,62 @@ MUTANTS: list[Mutant] = [
            "the unpaired interval at 99%"),
     Mutant("paired_ignores_seed", "sim/sweep/compare.py", " and ma.get(\"seed\") == mb.get(\"seed\")", "", STATS,
            "cells of different seeds compared as paired"),
+    # --- their kind: seeding ------------------------------------------------------------
+    Mutant("run_key_sorted", "sim/core/seeding.py", "spawn_key=tuple(spawn_key))",
+           "spawn_key=tuple(sorted(spawn_key)))", SEEDS, "spawn levels taken as a set (order lost)"),
+    Mutant("run_key_no_spawn", "sim/core/seeding.py", "spawn_key=tuple(spawn_key))", "spawn_key=())", SEEDS,
+           "every sub-run plays the root's streams"),
+    Mutant("matrix_orders_share", "sim/trpg/matrix.py", "spawn=(i, j, first == \"b\")", "spawn=(i, j)", SEEDS,
+           "the TRPG matrix's two first-move orders share streams"),
+    Mutant("tune_final_is_search", "sim/analysis/tune.py", "SEARCH, FRESH = 21, 22", "SEARCH, FRESH = 21, 21",
+           SEEDS, "tune's final measurement replays the search's games"),
+    Mutant("ladder_fresh_is_measure", "sim/analysis/metagame.py", "MEASURE, FRESH = 11, 12",
+           "MEASURE, FRESH = 11, 11", SEEDS, "the ladder's fresh re-measure replays the solved matrix"),
+    Mutant("unpaired_cells_share", "sim/sweep/spec.py", "    if spec.paired:\n        return (1,)",
+           "    if True:\n        return (1,)", SEEDS, "unpaired sweep cells all play the same streams"),
+    # --- their kind: output ---------------------------------------------------------------
+    Mutant("foreign_check_skips_subdirs", "sim/core/outdir.py", "        if rel in listed:\n            continue",
+           "        if rel in listed or \"/\" in rel:\n            continue", OUT,
+           "a foreign file in a subdirectory of --out goes unnoticed"),
+    Mutant("symlink_out_accepted", "sim/core/outdir.py", "    if p.is_symlink():\n        raise",
+           "    if False:\n        raise", OUT, "--out may be a symbolic link"),
+    Mutant("backup_removed_whole", "sim/core/outdir.py", "if not _remove_listed(backup, listed):",
+           "if not _remove_listed(backup, _tree(backup)):", OUT,
+           "the old output's directory is emptied, not only its listed files"),
+    # --- views: a hidden quantity in an honest field -------------------------------------------
+    Mutant("werewolf_last_mark_leak", "sim/werewolf/views.py",
+           "readonly_nb(st.know[me]),\n                st.hati_last[me], np.uint64(st.pal_last[me]), readonly_nb(st.knobs",
+           "readonly_nb(st.know[me]),\n                (np.int64(np.log2(float(protected & (~protected + U1)))) if protected "
+           "else st.hati_last[me]), np.uint64(st.pal_last[me]), readonly_nb(st.knobs",
+           WW_PROBES, "a participant's view.last_mark holds a protected participant"),
+    Mutant("werewolf_last_protect_leak", "sim/werewolf/views.py",
+           "st.hati_last[me], np.uint64(st.pal_last[me]), readonly_nb(st.knobs[(st.masks[0] >> np.uint64(me)) & U1]),\n"
+           "                st.mem[me])",
+           "st.hati_last[me], np.uint64(st.pal_last[me]) | protected, readonly_nb(st.knobs[(st.masks[0] >> "
+           "np.uint64(me)) & U1]),\n                st.mem[me])",
+           WW_PROBES, "view.last_protect shows tonight's protection"),
+    # --- strategies: Werewolf ----------------------------------------------------------------
+    Mutant("trusting_hunt_inverted", "strategies/werewolf/trusting.py",
+           "if seers and knob_nb(view, KW_HUNT, 1.0) != 0.0:", "if seers and knob_nb(view, KW_HUNT, 1.0) == 0.0:",
+           WW_TRUSTING, "the trusting wolves' hunt knob inverted"),
+    Mutant("trusting_follow_inverted", "strategies/werewolf/trusting.py",
+           "chance_nb(rng, knob_nb(view, KV_FOLLOW, 1.0))", "chance_nb(rng, 1.0 - knob_nb(view, KV_FOLLOW, 1.0))",
+           WW_TRUSTING, "follow means the opposite"),
+    Mutant("trusting_frame_most_reported", "strategies/werewolf/trusting.py", "if view.claim_res[c, t] == 0:",
+           "if view.claim_res[c, t] == 1:", WW_TRUSTING, "hati frames the most reported, not the most cleared"),
+    Mutant("trusting_vote_own_claimer", "strategies/werewolf/trusting.py", "seers = _claimers_nb(view) & ~team",
+           "seers = _claimers_nb(view)", WW_TRUSTING, "wolves vote their own fake seer"),
+    Mutant("trusting_guard_inverted", "strategies/werewolf/trusting.py",
+           "if knob_nb(view, KV_GUARD, 1.0) != 0.0 else", "if knob_nb(view, KV_GUARD, 1.0) == 0.0 else",
+           WW_TRUSTING, "guard_claimers inverted"),
+    Mutant("claims_attack_ignores_trust", "strategies/werewolf/claims.py",
+           "    c = _most_trusted_nb(m, claimers, trust)\n    if c < 0:\n        c = choose_bit_nb(rng, m)",
+           "    c = -1\n    if c < 0:\n        c = choose_bit_nb(rng, m)", WW_CLAIMS,
+           "claims wolves attack at random, not the trusted claimer"),
+    Mutant("claims_paladin_ignores_trust", "strategies/werewolf/claims.py",
+           "first = _most_trusted_nb(avail, claimers, trust)", "first = -1", WW_CLAIMS,
+           "the claims paladin does not guard the trusted claimer"),
+    Mutant("claims_witch_threshold", "strategies/werewolf/claims.py",
+           "if s >= knob_nb(view, KV_WITCH_KILL, 1.5):", "if s >= knob_nb(view, KV_WITCH_KILL, 1.5) - 1.0:",
+           WW_CLAIMS, "the witch eliminates a point below her threshold"),
 ]
