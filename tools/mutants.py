@@ -19,6 +19,9 @@ class Mutant:
 STATS = ("tests/test_stats_pinned.py",)
 SEEDS = ("tests/test_streams_independent.py",)
 OUT = ("tests/test_output_race.py", "tests/test_output_safety.py")
+EXACT = ("tests/test_trpg_exact_fumbles.py",)
+PROFILES = ("tests/test_trpg_profile_oracles.py",)
+LOOPER = ("tests/test_looper_strategy_oracles.py",)
 WW_PROBES = ("tests/test_werewolf_field_probes.py",)
 WW_TRUSTING = ("tests/test_werewolf_trusting_oracles.py",)
 WW_CLAIMS = ("tests/test_werewolf_claims_oracles.py",)
@@ -111,4 +114,43 @@ MUTANTS: list[Mutant] = [
     Mutant("claims_witch_threshold", "strategies/werewolf/claims.py",
            "if s >= knob_nb(view, KV_WITCH_KILL, 1.5):", "if s >= knob_nb(view, KV_WITCH_KILL, 1.5) - 1.0:",
            WW_CLAIMS, "the witch eliminates a point below her threshold"),
+    # --- strategies: Looper ------------------------------------------------------------------
+    Mutant("deducer_forgets_lived", "strategies/looper/player.py", "            cand &= final\n",
+           "            cand = cand\n", LOOPER, "the deducer forgets: the protagonist lived, so the key person died that day"),
+    Mutant("deducer_spares_early_deaths", "strategies/looper/player.py", "for d in range(last):  # died without",
+           "for d in range(last - 1):  # died without", LOOPER, "a death on the loop's second-to-last day not cleared"),
+    Mutant("deducer_keeps_wrong_name", "strategies/looper/player.py",
+           "cand &= ~(U1 << np.uint64(view.named[lp]))", "cand &= ~np.uint64(0)", LOOPER,
+           "a wrongly named character stays a candidate"),
+    Mutant("deducer_today_counts", "strategies/looper/player.py", "for d in range(view.day - 1):",
+           "for d in range(view.day - 2):", LOOPER, "yesterday's deaths in the current loop not cleared"),
+    Mutant("deducer_names_anyone", "strategies/looper/player.py",
+           "cand = _candidates_nb(view, own.mem) & view.alive\n    if cand:",
+           "cand = np.uint64(0) & view.alive\n    if cand:", LOOPER, "the deducer names at random"),
+    # --- the TRPG exact solver and the profiles ----------------------------------------------
+    Mutant("exact_dodge_fumble_free", "sim/trpg/exact.py",
+           "_add(out, (dmg, 1 if self.lose_turn and self.fumble_any else 0, arms, False), fu * p)",
+           "_add(out, (dmg, 0, arms, False), fu * p)", EXACT, "the exact solver: a fumbled dodge costs no turn"),
+    Mutant("exact_fumble_scope_inverted", "sim/trpg/exact.py",
+           "self.fumble_any = int(R[RL.FUMBLE_ATTACK_ONLY]) == 0", "self.fumble_any = int(R[RL.FUMBLE_ATTACK_ONLY]) != 0",
+           EXACT, "R-15's two readings swapped"),
+    Mutant("exact_attack_fumble_free", "sim/trpg/exact.py",
+           "_add(out, (0, 1 if self.lose_turn else 0, 0, arms_y, sub_free, False), fu)",
+           "_add(out, (0, 0, 0, arms_y, sub_free, False), fu)", EXACT, "a fumbled attack costs no turn"),
+    Mutant("focus_default_nearest", "strategies/trpg/profiles.py",
+           'target="weakest", reaction="auto", cover=True, movement="close_in"))',
+           'target="nearest", reaction="auto", cover=True, movement="close_in"))', PROFILES,
+           "the focus profile's default target changed from weakest to nearest"),
+    Mutant("ranged_default_weakest", "strategies/trpg/profiles.py",
+           'target="dangerous", reaction="auto", cover=True, movement="keep_range"))',
+           'target="weakest", reaction="auto", cover=True, movement="keep_range"))', PROFILES,
+           "the ranged profile's default target changed"),
+    Mutant("nearest_is_farthest", "strategies/trpg/builtin.py", "v = -view_distance_nb(view, actor, j)",
+           "v = view_distance_nb(view, actor, j)", PROFILES, "nearest picks the farthest"),
+    Mutant("dangerous_ignores_damage", "strategies/trpg/builtin.py",
+           "v = p_success216_nb(skill, 0) * _mean2_nb(view, view.weapons[w, WF.DICE])",
+           "v = p_success216_nb(skill, 0)", PROFILES, "the most dangerous ignores the weapon's damage"),
+    Mutant("weakest_is_strongest", "strategies/trpg/builtin.py",
+           "v = -view.hp[j] if view.hp_public == 1 else -view.hp_band[j]",
+           "v = view.hp[j] if view.hp_public == 1 else view.hp_band[j]", PROFILES, "weakest picks the strongest"),
 ]
