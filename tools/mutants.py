@@ -153,4 +153,12 @@ MUTANTS: list[Mutant] = [
     Mutant("weakest_is_strongest", "strategies/trpg/builtin.py",
            "v = -view.hp[j] if view.hp_public == 1 else -view.hp_band[j]",
            "v = view.hp[j] if view.hp_public == 1 else view.hp_band[j]", PROFILES, "weakest picks the strongest"),
+    Mutant("bayes_forgets_lived", "strategies/looper/bayes.py",
+           "cand &= D  # the protagonist lived: the key person died that day",
+           "cand = cand  # the protagonist lived: the key person died that day", LOOPER,
+           "bayes's exact key mask forgets the protagonist-lived inference"),
+    Mutant("bayes_keeps_early_deaths", "strategies/looper/bayes.py", "cand &= ~D  # died and the loop went on",
+           "cand = cand  # died and the loop went on", LOOPER, "bayes keeps characters that died mid-loop"),
+    Mutant("bayes_keeps_wrong_name", "strategies/looper/bayes.py", "cand &= ~_bit(view.named[lp])",
+           "cand &= ~U0", LOOPER, "bayes keeps a wrongly named character"),
 ]
