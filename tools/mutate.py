@@ -53,7 +53,7 @@ def apply(m: Mutant, root: Path) -> str:
     return text
 
 
-def run_tests(root: Path, tests: list[str], timeout: float) -> tuple[str, float]:
+def run_tests(root: Path, tests: list[str], timeout: float) -> tuple[str, float, str]:
     env = {**os.environ, "PYTHONPATH": str(root), "SIM_KERNEL_DIR": str(root / ".kernels"),
            "PYTHONDONTWRITEBYTECODE": "1"}
     cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:randomly", "-p", "no:cacheprovider",
@@ -62,11 +62,13 @@ def run_tests(root: Path, tests: list[str], timeout: float) -> tuple[str, float]
     try:
         r = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return "timeout", time.monotonic() - t0
+        return "timeout", time.monotonic() - t0, ""
     status = {0: "passed", 1: "failed"}.get(r.returncode, f"error {r.returncode}")
     if status.startswith("error"):
         sys.stderr.write(r.stdout[-2000:] + r.stderr[-2000:])
-    return status, time.monotonic() - t0
+    # the test that caught it, and why (a mutant that does not compile is not a real kill)
+    failed = [ln for ln in r.stdout.splitlines() if ln.startswith("FAILED ") or ln.startswith("ERROR ")]
+    return status, time.monotonic() - t0, failed[0][:160] if failed else ""
 
 
 def main(argv=None) -> int:
@@ -76,6 +78,7 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=600, help="seconds per mutant's tests")
     ap.add_argument("--target", type=float, default=0.85, help="the score the exit status asks for")
     ap.add_argument("--keep", action="store_true", help="keep the temporary copy")
+    ap.add_argument("-v", "--verbose", action="store_true", help="name the failing test of each killed mutant")
     a = ap.parse_args(argv)
     known = {m.name: m for m in MUTANTS}
     bad = [n for n in a.names if n not in known]
@@ -90,7 +93,7 @@ def main(argv=None) -> int:
     try:
         copy_project(tmp)
         union = sorted({t for m in todo for t in m.tests})
-        status, secs = run_tests(tmp, union, a.timeout * 2)
+        status, secs, _ = run_tests(tmp, union, a.timeout * 2)
         print(f"baseline (no mutant): {status} in {secs:.0f} s", flush=True)
         if status != "passed":
             print("the unmutated project fails its tests: no score")
@@ -99,12 +102,14 @@ def main(argv=None) -> int:
         for m in todo:
             original = apply(m, tmp)
             try:
-                status, secs = run_tests(tmp, m.tests, a.timeout)
+                status, secs, by = run_tests(tmp, m.tests, a.timeout)
             finally:
                 (tmp / m.path).write_text(original, encoding="utf-8")
             (survived if status == "passed" else killed).append(m)
             verdict = "SURVIVED" if status == "passed" else f"killed ({status})"
             print(f"{m.name:32} {verdict:18} {secs:5.0f} s  {m.path}", flush=True)
+            if by and a.verbose:
+                print(f"{'':32} {by}", flush=True)
         score = len(killed) / len(todo)
         print(f"\nscore: {len(killed)}/{len(todo)} killed = {score:.0%}")
         for m in survived:
