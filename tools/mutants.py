@@ -20,6 +20,7 @@ STATS = ("tests/test_stats_pinned.py",)
 SEEDS = ("tests/test_streams_independent.py",)
 OUT = ("tests/test_output_race.py", "tests/test_output_safety.py")
 EXACT = ("tests/test_trpg_exact_fumbles.py",)
+REACT = ("tests/test_trpg_reaction_oracles.py",)
 PROFILES = ("tests/test_trpg_profile_oracles.py",)
 LOOPER = ("tests/test_looper_strategy_oracles.py",)
 WW_PROBES = ("tests/test_werewolf_field_probes.py",)
@@ -161,4 +162,10 @@ MUTANTS: list[Mutant] = [
            "cand = cand  # died and the loop went on", LOOPER, "bayes keeps characters that died mid-loop"),
     Mutant("bayes_keeps_wrong_name", "strategies/looper/bayes.py", "cand &= ~_bit(view.named[lp])",
            "cand &= ~U0", LOOPER, "bayes keeps a wrongly named character"),
+    Mutant("auto_ignores_threshold", "sim/trpg/rules_nb.py", "if can_dodge and pd >= min216:", "if can_dodge:",
+           REACT, "auto dodges below its dodge_threshold"),
+    Mutant("auto_guard_absorbs_nothing", "sim/trpg/rules_nb.py", "e = max(d2 - g2, 0) * 216", "e = d2 * 216",
+           REACT, "auto counts a weapon guard as worthless"),
+    Mutant("dodge_without_sub_action", "strategies/trpg/builtin.py", "return 1 if can_dodge else 2", "return 1",
+           REACT, "dodge chosen when it cannot dodge"),
 ]
