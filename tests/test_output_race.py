@@ -92,3 +92,18 @@ def test_a_real_run_keeps_a_file_dropped_while_it_writes(tmp_path, monkeypatch):
     assert r.exit_code != 0 and "notes.txt" in r.output, r.output
     assert (out / "notes.txt").read_text() == "mine"
     assert _files(out) == {**before, "notes.txt": b"mine"}
+
+
+def test_a_listed_symbolic_link_of_the_old_output_goes_with_it(tmp_path):
+    """The earlier output held a link (listed: it is a file to the marker); replacing the output
+    removes it with the rest, leaving nothing aside."""
+    out = tmp_path / "out"
+
+    def fill(tmp: Path):
+        (tmp / "a.parquet").write_text("earlier run")
+        (tmp / "latest.parquet").symlink_to("a.parquet")
+
+    OutDir.claim(out, "tables").write(fill)
+    OutDir.claim(out, "tables").write(lambda tmp: (tmp / "b.parquet").write_text("this run"))
+    assert sorted(p.name for p in out.iterdir()) == ["_sim-balance.json", "b.parquet"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]

@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 from scipy import optimize, stats
 
-from sim.core.stats import Z95, wilson
+from sim.core.stats import Z95, standard_error, wilson
 from sim.sweep.compare import compare_cells, paired_interval
 
 # Newcombe (1998), Statistics in Medicine 17:857, Table I, method 3 (score, no continuity
@@ -156,3 +156,18 @@ def test_paired_difference_is_the_difference_of_the_rates():
     (10 − 0 more wins in 100 + 300 games: 0.025, not the blocks' unweighted mean 0.05)."""
     diff, *_ = paired_interval([100, 300], [40, 120], [30, 120])
     assert diff == pytest.approx(10 / 400, abs=1e-15)
+
+
+def test_standard_error_is_the_binomial_one():
+    """sqrt(p(1 − p)/n): 0.3 over 100 games is sqrt(0.0021) = 0.0458258 (by hand)."""
+    assert standard_error(0.3, 100) == pytest.approx(0.0458258, abs=5e-8)
+    assert standard_error(0.5, 1) == pytest.approx(0.5, abs=1e-15)
+
+
+def test_one_common_block_is_not_a_paired_comparison(tmp_path):
+    """A paired interval needs K ≥ 2 blocks (its spread has K − 1 degrees of freedom): cells of
+    the same streams sharing a single block get the unpaired interval."""
+    a = _cell(tmp_path, 0, [(0, 400, 200)])
+    b = _cell(tmp_path, 1, [(0, 400, 180)])
+    d = compare_cells(a, b)
+    assert not d["paired"] and d["diff"] == pytest.approx(0.05, abs=1e-12)

@@ -87,3 +87,14 @@ def test_every_project_path_has_its_own_stream(seed, a, b):
 def test_matrix_plays_both_orders_of_every_pair():
     spawns = _matrix_spawns(4)
     assert len(spawns) == len(set(spawns)) == 4 * 3  # 6 pairs × 2 first-move orders
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=seeds, path=paths)
+def test_python_side_draws_never_replay_a_kernel_key(seed, path):
+    """python_rng (strategy preparation, random design points, the balance search) and run_key
+    of the same path must not start from the same entropy."""
+    from sim.core.seeding import python_rng
+
+    state = python_rng(seed, *path).bit_generator.seed_seq.generate_state(4, np.uint64)
+    assert not np.array_equal(state, run_key(seed, *path))

@@ -61,3 +61,13 @@ def test_claims_witch_acts_only_past_her_threshold():
     assert set(draws(C.village_witch_nb, mk(knobs={C.KV_REPORT: 2.0}), times=20)) == {WITCH_ELIMINATE * WITCH_BASE + 1}
     assert set(draws(C.village_witch_nb, mk(knobs={C.KV_WITCH_KILL: 0.5}), times=20)) == \
         {WITCH_ELIMINATE * WITCH_BASE + 1}
+
+
+def test_claims_wolves_do_not_attack_a_guarded_survivor_again():
+    """Last night's attack on the claimer 7 failed (it is alive: guarded), mem says so: with
+    dodge 1 the wolves go elsewhere, at random among the other eight; with dodge 0 they try 7
+    again (the most trusted claimer)."""
+    mk = lambda **kw: (lambda: view(0, seer_claims={7: {}}, mem={C.MEM_ATTACKED: 7 + 1}, **kw))
+    dodged = draws(C.wolf_attack_nb, mk(), CANDS)
+    assert 7 not in dodged and set(dodged) == set(VILLAGE_TEAM) - {7}
+    assert set(draws(C.wolf_attack_nb, mk(knobs={C.KW_DODGE: 0.0}), CANDS, times=30)) == {7}

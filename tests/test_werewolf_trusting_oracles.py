@@ -67,3 +67,11 @@ def test_trusting_witch_eliminates_the_reported_wolf():
     assert set(got) == {WITCH_ELIMINATE * WITCH_BASE + 1}
     off = draws(T.village_witch_nb, lambda: view(6, seer_claims={3: {1: 1}}, knobs={T.KV_ELIMINATE: 0.0}), times=30)
     assert set(off) == {WITCH_PASS * WITCH_BASE}
+
+
+def test_trusting_paladin_never_repeats_last_nights_pair():
+    """Q-1: last night's pair {3, 7} may not be protected again; 3 (the claimer) still is, so
+    the second is anyone of the nine others but 7."""
+    got = draws(T.village_protect_nb, lambda: view(5, seer_claims={3: {}}, last_protect=(3, 7)))
+    assert all(bits(m) != {3, 7} and len(bits(m)) == 2 for m in got)
+    assert sum(3 in bits(m) for m in got) > 0.8 * N  # the claimer first, whenever the rule allows

@@ -36,10 +36,12 @@ def bits(m) -> set[int]:
 
 
 def view(me: int, *, seer_claims: dict[int, dict[int, int]] | None = None, alive=range(12), day: int = 2,
-         knobs: dict[int, float] | None = None, last_mark: int = -1, last_protect=(), know=None):
+         knobs: dict[int, float] | None = None, last_mark: int = -1, last_protect=(), know=None,
+         mem: dict[int, int] | None = None):
     """``me``'s view on ``day`` of the default table. ``seer_claims[c] = {t: 1 wolf / 0 village}``:
     c claimed seer and announced those readings. A wolf-team ``me`` knows its team (1) and the
-    rest (0); anyone else knows only itself, unless ``know`` says more."""
+    rest (0); anyone else knows only itself, unless ``know`` says more. ``mem``: slots of its
+    own scratch as the strategy left them."""
     setup = resolve_setup()
     R = setup.nb
     role = setup.role_ids.index(SEATS[me])
@@ -68,10 +70,13 @@ def view(me: int, *, seer_claims: dict[int, dict[int, int]] | None = None, alive
     for p in range(n):
         if p not in alive:
             out_how[p] = 2
+    scratch = np.zeros(MEM, np.int64)
+    for k, v in (mem or {}).items():
+        scratch[k] = v
     rules = RolesNB(_ro(R.table), _ro(R.var), _ro(R.seats), _ro(R.knobs[:0]))
     return View(n, day, 0, rules, mask(alive), _ro(out_how), _ro(np.where(out_how > 0, day - 1, 0)),
                 _ro(np.zeros(n, np.int64)), _ro(claim_role), _ro(claim_res), _ro(claimed), _ro(said), me, role,
-                _ro(know), np.int64(last_mark), mask(last_protect), _ro(kv), np.zeros(MEM, np.int64))
+                _ro(know), np.int64(last_mark), mask(last_protect), _ro(kv), scratch)
 
 
 def draws(fn, make_view, *args, times: int = 300, seed: int = 43):
