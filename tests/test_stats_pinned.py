@@ -171,3 +171,10 @@ def test_one_common_block_is_not_a_paired_comparison(tmp_path):
     b = _cell(tmp_path, 1, [(0, 400, 180)])
     d = compare_cells(a, b)
     assert not d["paired"] and d["diff"] == pytest.approx(0.05, abs=1e-12)
+
+
+@pytest.mark.parametrize("n", range(1, 40))
+def test_no_successes_start_at_zero_and_all_end_at_one(n):
+    """The score interval of 0/n starts at exactly 0 and that of n/n ends at exactly 1 (the
+    score equation's root p = k/n); the closed form's rounding leaves ~1e-17 for some n."""
+    assert wilson(0, n)[0] == 0.0 and wilson(n, n)[1] == 1.0
