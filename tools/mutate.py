@@ -55,7 +55,7 @@ def apply(m: Mutant, root: Path) -> str:
 
 def run_tests(root: Path, tests: list[str], timeout: float) -> tuple[str, float, str]:
     env = {**os.environ, "PYTHONPATH": str(root), "SIM_KERNEL_DIR": str(root / ".kernels"),
-           "PYTHONDONTWRITEBYTECODE": "1"}
+           "PYTHONDONTWRITEBYTECODE": "1", "COLUMNS": "400"}
     cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:randomly", "-p", "no:cacheprovider",
            "-W", "ignore", *tests]
     t0 = time.monotonic()
@@ -68,7 +68,7 @@ def run_tests(root: Path, tests: list[str], timeout: float) -> tuple[str, float,
         sys.stderr.write(r.stdout[-2000:] + r.stderr[-2000:])
     # the test that caught it, and why (a mutant that does not compile is not a real kill)
     failed = [ln for ln in r.stdout.splitlines() if ln.startswith("FAILED ") or ln.startswith("ERROR ")]
-    return status, time.monotonic() - t0, failed[0][:160] if failed else ""
+    return status, time.monotonic() - t0, failed[0][:300] if failed else ""
 
 
 def main(argv=None) -> int:
