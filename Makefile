@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench install clean browser constraints
+.PHONY: demo test bench install clean browser constraints mutate
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -50,6 +50,10 @@ test: $(STAMP) browser
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile tests
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile examples/race/tests
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -n 2 -p no:randomly -W ignore::RuntimeWarning $(NOJIT_TESTS)
+
+# Mutation testing (docs/testing.md): each named bug of tools/mutants.py against its fast tests.
+mutate: $(STAMP)
+	$(BIN)/python tools/mutate.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_looper.py

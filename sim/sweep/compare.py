@@ -37,6 +37,18 @@ def load_cell(path: str | Path) -> tuple[dict, pl.DataFrame, dict]:
     return row.drop(nested_tables(row.schema)).row(0, named=True), blocks, man
 
 
+def paired_interval(games, successes_a, successes_b) -> tuple[float, float, float, float]:
+    """The batch-means 95% interval of A − B over K ≥ 2 common blocks (``games[k]`` games
+    each, ``successes_*[k]`` wins): (diff, se, low, high), the interval diff ± t(K-1)·se."""
+    n = np.asarray(games, dtype=float)
+    d = (np.asarray(successes_a) - np.asarray(successes_b)).astype(float)
+    N, K = n.sum(), len(n)
+    diff = d.sum() / N
+    se = math.sqrt(K / (K - 1) * np.sum((n / N) ** 2 * (d / n - diff) ** 2))
+    q = float(stats.t.ppf(0.975, K - 1))
+    return diff, se, diff - q * se, diff + q * se
+
+
 def compare_cells(a: str | Path, b: str | Path) -> dict:
     """The difference A − B of the primary rate with its 95% CI (paired over common blocks when possible)."""
     sa, ba, ma = load_cell(a)
@@ -51,15 +63,10 @@ def compare_cells(a: str | Path, b: str | Path) -> dict:
     same_streams = bool(ma.get("paired")) and bool(mb.get("paired")) and ma.get("seed") == mb.get("seed")
     j = ba.join(bb, on=["start", "games"], suffix="_b") if same_streams else None
     if j is not None and j.height >= 2:
-        n = j["games"].to_numpy().astype(float)
-        d = (j["successes"].to_numpy() - j["successes_b"].to_numpy()).astype(float)
-        N, K = n.sum(), len(n)
-        diff = d.sum() / N
-        se = math.sqrt(K / (K - 1) * np.sum((n / N) ** 2 * (d / n - diff) ** 2))
-        q = float(stats.t.ppf(0.975, K - 1))
-        out.update(paired=True, blocks=K, games_paired=int(N), diff=diff, se=se, ci_low=diff - q * se,
-                   ci_high=diff + q * se,
-                   variance_ratio=(se / unpaired_se) ** 2 if unpaired_se > 0 else float("nan"))
+        n = j["games"].to_numpy()
+        diff, se, lo, hi = paired_interval(n, j["successes"].to_numpy(), j["successes_b"].to_numpy())
+        out.update(paired=True, blocks=len(n), games_paired=int(n.sum()), diff=diff, se=se, ci_low=lo,
+                   ci_high=hi, variance_ratio=(se / unpaired_se) ** 2 if unpaired_se > 0 else float("nan"))
     else:
         diff = ra - rb
         out.update(paired=False, blocks=0, games_paired=0, diff=diff, se=unpaired_se,

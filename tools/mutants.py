@@ -1,0 +1,191 @@
+"""The named mutants of tools/mutate.py: each a small plausible bug (one exact text replacement
+in one file) and the fast tests that must catch it. The first nine are issue 43's table.
+A mutant whose ``old`` text no longer occurs exactly once stops the run: keep them current."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    path: str
+    old: str
+    new: str
+    tests: tuple[str, ...]
+    why: str
+
+
+STATS = ("tests/test_stats_pinned.py",)
+SEEDS = ("tests/test_streams_independent.py",)
+OUT = ("tests/test_output_race.py", "tests/test_output_safety.py")
+EXACT = ("tests/test_trpg_exact_fumbles.py",)
+REACT = ("tests/test_trpg_reaction_oracles.py",)
+PROFILES = ("tests/test_trpg_profile_oracles.py",)
+LOOPER = ("tests/test_looper_strategy_oracles.py",)
+WW_PROBES = ("tests/test_werewolf_field_probes.py",)
+WW_TRUSTING = ("tests/test_werewolf_trusting_oracles.py",)
+WW_CLAIMS = ("tests/test_werewolf_claims_oracles.py",)
+
+MUTANTS: list[Mutant] = [
+    # --- issue 43's table ---------------------------------------------------------------
+    Mutant("paired_t_995", "sim/sweep/compare.py", "stats.t.ppf(0.975, K - 1)", "stats.t.ppf(0.9975, K - 1)",
+           STATS, "the paired CI uses the 99.5% t quantile (a 99% interval reported as 95%)"),
+    Mutant("run_key_two_levels", "sim/core/seeding.py", "spawn_key=tuple(spawn_key))",
+           "spawn_key=tuple(spawn_key)[:2])", SEEDS, "run_key keeps only the first two spawn levels"),
+    Mutant("swap_no_recheck", "sim/core/outdir.py",
+           "            _foreign(out, self.kind, self.flag)  # once more",
+           "            pass  # once more", OUT, "the swap no longer re-checks --out for foreign files"),
+    Mutant("wilson_no_quarter_term", "sim/core/stats.py", " + z2 / (4 * n * n))", ")", STATS,
+           "the Wilson interval without its z²/4n² term"),
+    # --- their kind: statistics -----------------------------------------------------------
+    Mutant("wilson_no_centre_shift", "sim/core/stats.py", "centre = (p + z2 / (2 * n)) / denom",
+           "centre = p / denom", STATS, "the Wilson centre without its z²/2n shift"),
+    Mutant("wilson_no_denominator", "sim/core/stats.py", "half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom",
+           "half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))", STATS, "the Wilson half-width not divided"),
+    Mutant("wilson_z_99", "sim/core/stats.py", "Z95 = 1.959963984540054", "Z95 = 2.5758293035489", STATS,
+           "a 99% z labelled 95%"),
+    Mutant("paired_t_df_k", "sim/sweep/compare.py", "stats.t.ppf(0.975, K - 1)", "stats.t.ppf(0.975, K)",
+           STATS, "K degrees of freedom instead of K − 1"),
+    Mutant("paired_se_no_bessel", "sim/sweep/compare.py", "math.sqrt(K / (K - 1) * np.sum(", "math.sqrt(np.sum(",
+           STATS, "the batch-means variance without its K/(K−1)"),
+    Mutant("paired_diff_unweighted", "sim/sweep/compare.py", "diff = d.sum() / N", "diff = float(np.mean(d / n))",
+           STATS, "the paired difference as an unweighted mean of block rates"),
+    Mutant("unpaired_z_wrong", "sim/sweep/compare.py",
+           "ci_low=diff - Z95 * unpaired_se, ci_high=diff + Z95 * unpaired_se",
+           "ci_low=diff - 2.5758 * unpaired_se, ci_high=diff + 2.5758 * unpaired_se", STATS,
+           "the unpaired interval at 99%"),
+    Mutant("paired_ignores_seed", "sim/sweep/compare.py", " and ma.get(\"seed\") == mb.get(\"seed\")", "", STATS,
+           "cells of different seeds compared as paired"),
+    # --- their kind: seeding ------------------------------------------------------------
+    Mutant("run_key_sorted", "sim/core/seeding.py", "spawn_key=tuple(spawn_key))",
+           "spawn_key=tuple(sorted(spawn_key)))", SEEDS, "spawn levels taken as a set (order lost)"),
+    Mutant("run_key_no_spawn", "sim/core/seeding.py", "spawn_key=tuple(spawn_key))", "spawn_key=())", SEEDS,
+           "every sub-run plays the root's streams"),
+    Mutant("matrix_orders_share", "sim/trpg/matrix.py", "spawn=(i, j, first == \"b\")", "spawn=(i, j)", SEEDS,
+           "the TRPG matrix's two first-move orders share streams"),
+    Mutant("tune_final_is_search", "sim/analysis/tune.py", "SEARCH, FRESH = 21, 22", "SEARCH, FRESH = 21, 21",
+           SEEDS, "tune's final measurement replays the search's games"),
+    Mutant("ladder_fresh_is_measure", "sim/analysis/metagame.py", "MEASURE, FRESH = 11, 12",
+           "MEASURE, FRESH = 11, 11", SEEDS, "the ladder's fresh re-measure replays the solved matrix"),
+    Mutant("unpaired_cells_share", "sim/sweep/spec.py", "    if spec.paired:\n        return (1,)",
+           "    if True:\n        return (1,)", SEEDS, "unpaired sweep cells all play the same streams"),
+    # --- their kind: output ---------------------------------------------------------------
+    Mutant("foreign_check_skips_subdirs", "sim/core/outdir.py", "        if rel in listed:\n            continue",
+           "        if rel in listed or \"/\" in rel:\n            continue", OUT,
+           "a foreign file in a subdirectory of --out goes unnoticed"),
+    Mutant("symlink_out_accepted", "sim/core/outdir.py", "    if p.is_symlink():\n        raise",
+           "    if False:\n        raise", OUT, "--out may be a symbolic link"),
+    Mutant("backup_removed_whole", "sim/core/outdir.py", "if not _remove_listed(backup, listed):",
+           "if not _remove_listed(backup, _tree(backup)):", OUT,
+           "the old output's directory is emptied, not only its listed files"),
+    # --- views: a hidden quantity in an honest field -------------------------------------------
+    Mutant("werewolf_last_mark_leak", "sim/werewolf/views.py",
+           "readonly_nb(st.know[me]),\n                st.hati_last[me], np.uint64(st.pal_last[me]), readonly_nb(st.knobs",
+           "readonly_nb(st.know[me]),\n                (np.int64(np.log2(float(protected & (~protected + U1)))) if protected "
+           "else st.hati_last[me]), np.uint64(st.pal_last[me]), readonly_nb(st.knobs",
+           WW_PROBES, "a participant's view.last_mark holds a protected participant"),
+    Mutant("werewolf_last_protect_leak", "sim/werewolf/views.py",
+           "st.hati_last[me], np.uint64(st.pal_last[me]), readonly_nb(st.knobs[(st.masks[0] >> np.uint64(me)) & U1]),\n"
+           "                st.mem[me])",
+           "st.hati_last[me], np.uint64(st.pal_last[me]) | protected, readonly_nb(st.knobs[(st.masks[0] >> "
+           "np.uint64(me)) & U1]),\n                st.mem[me])",
+           WW_PROBES, "view.last_protect shows tonight's protection"),
+    # --- strategies: Werewolf ----------------------------------------------------------------
+    Mutant("trusting_hunt_inverted", "strategies/werewolf/trusting.py",
+           "if seers and knob_nb(view, KW_HUNT, 1.0) != 0.0:", "if seers and knob_nb(view, KW_HUNT, 1.0) == 0.0:",
+           WW_TRUSTING, "the trusting wolves' hunt knob inverted"),
+    Mutant("trusting_follow_inverted", "strategies/werewolf/trusting.py",
+           "chance_nb(rng, knob_nb(view, KV_FOLLOW, 1.0))", "chance_nb(rng, 1.0 - knob_nb(view, KV_FOLLOW, 1.0))",
+           WW_TRUSTING, "follow means the opposite"),
+    Mutant("trusting_frame_most_reported", "strategies/werewolf/trusting.py", "if view.claim_res[c, t] == 0:",
+           "if view.claim_res[c, t] == 1:", WW_TRUSTING, "hati frames the most reported, not the most cleared"),
+    Mutant("trusting_vote_own_claimer", "strategies/werewolf/trusting.py", "seers = _claimers_nb(view) & ~team",
+           "seers = _claimers_nb(view)", WW_TRUSTING, "wolves vote their own fake seer"),
+    Mutant("trusting_guard_inverted", "strategies/werewolf/trusting.py",
+           "if knob_nb(view, KV_GUARD, 1.0) != 0.0 else", "if knob_nb(view, KV_GUARD, 1.0) == 0.0 else",
+           WW_TRUSTING, "guard_claimers inverted"),
+    Mutant("claims_attack_ignores_trust", "strategies/werewolf/claims.py",
+           "    c = _most_trusted_nb(m, claimers, trust)\n    if c < 0:\n        c = choose_bit_nb(rng, m)",
+           "    c = -1\n    if c < 0:\n        c = choose_bit_nb(rng, m)", WW_CLAIMS,
+           "claims wolves attack at random, not the trusted claimer"),
+    Mutant("claims_paladin_ignores_trust", "strategies/werewolf/claims.py",
+           "first = _most_trusted_nb(avail, claimers, trust)", "first = -1", WW_CLAIMS,
+           "the claims paladin does not guard the trusted claimer"),
+    Mutant("claims_witch_threshold", "strategies/werewolf/claims.py",
+           "if s >= knob_nb(view, KV_WITCH_KILL, 1.5):", "if s >= knob_nb(view, KV_WITCH_KILL, 1.5) - 1.0:",
+           WW_CLAIMS, "the witch eliminates a point below her threshold"),
+    # --- strategies: Looper ------------------------------------------------------------------
+    Mutant("deducer_forgets_lived", "strategies/looper/player.py", "            cand &= final\n",
+           "            cand = cand\n", LOOPER, "the deducer forgets: the protagonist lived, so the key person died that day"),
+    Mutant("deducer_spares_early_deaths", "strategies/looper/player.py", "for d in range(last):  # died without",
+           "for d in range(last - 1):  # died without", LOOPER, "a death on the loop's second-to-last day not cleared"),
+    Mutant("deducer_keeps_wrong_name", "strategies/looper/player.py",
+           "cand &= ~(U1 << np.uint64(view.named[lp]))", "cand &= ~np.uint64(0)", LOOPER,
+           "a wrongly named character stays a candidate"),
+    Mutant("deducer_today_counts", "strategies/looper/player.py", "for d in range(view.day - 1):",
+           "for d in range(view.day - 2):", LOOPER, "yesterday's deaths in the current loop not cleared"),
+    Mutant("deducer_names_anyone", "strategies/looper/player.py",
+           "cand = _candidates_nb(view, own.mem) & view.alive\n    if cand:",
+           "cand = np.uint64(0) & view.alive\n    if cand:", LOOPER, "the deducer names at random"),
+    # --- the TRPG exact solver and the profiles ----------------------------------------------
+    Mutant("exact_dodge_fumble_free", "sim/trpg/exact.py",
+           "_add(out, (dmg, 1 if self.lose_turn and self.fumble_any else 0, arms, False), fu * p)",
+           "_add(out, (dmg, 0, arms, False), fu * p)", EXACT, "the exact solver: a fumbled dodge costs no turn"),
+    Mutant("exact_fumble_scope_inverted", "sim/trpg/exact.py",
+           "self.fumble_any = int(R[RL.FUMBLE_ATTACK_ONLY]) == 0", "self.fumble_any = int(R[RL.FUMBLE_ATTACK_ONLY]) != 0",
+           EXACT, "R-15's two readings swapped"),
+    Mutant("exact_attack_fumble_free", "sim/trpg/exact.py",
+           "_add(out, (0, 1 if self.lose_turn else 0, 0, arms_y, sub_free, False), fu)",
+           "_add(out, (0, 0, 0, arms_y, sub_free, False), fu)", EXACT, "a fumbled attack costs no turn"),
+    Mutant("focus_default_nearest", "strategies/trpg/profiles.py",
+           'target="weakest", reaction="auto", cover=True, movement="close_in"))',
+           'target="nearest", reaction="auto", cover=True, movement="close_in"))', PROFILES,
+           "the focus profile's default target changed from weakest to nearest"),
+    Mutant("ranged_default_weakest", "strategies/trpg/profiles.py",
+           'target="dangerous", reaction="auto", cover=True, movement="keep_range"))',
+           'target="weakest", reaction="auto", cover=True, movement="keep_range"))', PROFILES,
+           "the ranged profile's default target changed"),
+    Mutant("nearest_is_farthest", "strategies/trpg/builtin.py", "v = -view_distance_nb(view, actor, j)",
+           "v = view_distance_nb(view, actor, j)", PROFILES, "nearest picks the farthest"),
+    Mutant("dangerous_ignores_damage", "strategies/trpg/builtin.py",
+           "v = p_success216_nb(skill, 0) * _mean2_nb(view, view.weapons[w, WF.DICE])",
+           "v = p_success216_nb(skill, 0)", PROFILES, "the most dangerous ignores the weapon's damage"),
+    Mutant("weakest_is_strongest", "strategies/trpg/builtin.py",
+           "v = -view.hp[j] if view.hp_public == 1 else -view.hp_band[j]",
+           "v = view.hp[j] if view.hp_public == 1 else view.hp_band[j]", PROFILES, "weakest picks the strongest"),
+    Mutant("bayes_forgets_lived", "strategies/looper/bayes.py",
+           "cand &= D  # the protagonist lived: the key person died that day",
+           "cand = cand  # the protagonist lived: the key person died that day", LOOPER,
+           "bayes's exact key mask forgets the protagonist-lived inference"),
+    Mutant("bayes_keeps_early_deaths", "strategies/looper/bayes.py", "cand &= ~D  # died and the loop went on",
+           "cand = cand  # died and the loop went on", LOOPER, "bayes keeps characters that died mid-loop"),
+    Mutant("bayes_keeps_wrong_name", "strategies/looper/bayes.py", "cand &= ~_bit(view.named[lp])",
+           "cand &= ~U0", LOOPER, "bayes keeps a wrongly named character"),
+    Mutant("auto_ignores_threshold", "sim/trpg/rules_nb.py", "if can_dodge and pd >= min216:", "if can_dodge:",
+           REACT, "auto dodges below its dodge_threshold"),
+    Mutant("auto_guard_absorbs_nothing", "sim/trpg/rules_nb.py", "e = max(d2 - g2, 0) * 216", "e = d2 * 216",
+           REACT, "auto counts a weapon guard as worthless"),
+    Mutant("dodge_without_sub_action", "strategies/trpg/builtin.py", "return 1 if can_dodge else 2", "return 1",
+           REACT, "dodge chosen when it cannot dodge"),
+    # --- written after the tests above, without adding tests for them first: a blind check -----
+    Mutant("wilson_zero_low_unpinned", "sim/core/stats.py", "lo = 0.0 if successes == 0 else max(0.0, centre - half)",
+           "lo = max(0.0, centre - half)", STATS + ("tests/test_core.py",), "0 successes: the low end left to rounding"),
+    Mutant("standard_error_n_minus_1", "sim/core/stats.py",
+           "return math.sqrt(max(p * (1 - p), 1e-300) / max(n, 1))", "return math.sqrt(max(p * (1 - p), 1e-300) / max(n - 1, 1))",
+           STATS + ("tests/test_core.py",), "the binomial standard error over n − 1"),
+    Mutant("bradley_terry_uncentred", "sim/core/stats.py", "x = x - x.mean()", "x = x - x[0]",
+           STATS + ("tests/test_bradley_terry.py",), "ratings anchored on the first build, not centred"),
+    Mutant("python_rng_shares_kernel_paths", "sim/core/seeding.py", "spawn_key=(2**31 - 1, *spawn_key))",
+           "spawn_key=tuple(spawn_key))", SEEDS, "Python-side draws share entropy with the kernel stream of the same path"),
+    Mutant("out_may_hold_cwd", "sim/core/outdir.py", "if ab == cwd or ab in cwd.parents:", "if ab == cwd:", OUT,
+           "--out may be a parent of the working directory"),
+    Mutant("old_symlinks_left", "sim/core/outdir.py", "        if f.is_file() or f.is_symlink():",
+           "        if f.is_file():", OUT, "a listed symbolic link of the old output is not removed"),
+    Mutant("one_block_paired", "sim/sweep/compare.py", "if j is not None and j.height >= 2:",
+           "if j is not None and j.height >= 1:", STATS, "a single common block taken as a paired comparison"),
+    Mutant("trusting_paladin_repeats_pair", "strategies/werewolf/trusting.py", "    if m == last and popcount_nb(m) >= 2:",
+           "    if False:", WW_TRUSTING, "the trusting paladin may repeat last night's pair (Q-1)"),
+    Mutant("claims_attack_no_dodge", "strategies/werewolf/claims.py", "        m = cands & ~_bit(last)",
+           "        m = cands", WW_CLAIMS, "claims wolves attack last night's guarded survivor again"),
+]
