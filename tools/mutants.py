@@ -26,6 +26,7 @@ LOOPER = ("tests/test_looper_strategy_oracles.py",)
 WW_PROBES = ("tests/test_werewolf_field_probes.py",)
 WW_TRUSTING = ("tests/test_werewolf_trusting_oracles.py",)
 WW_CLAIMS = ("tests/test_werewolf_claims_oracles.py",)
+OOB_WW = ("tests/test_oob_werewolf.py",)
 
 MUTANTS: list[Mutant] = [
     # --- issue 43's table ---------------------------------------------------------------
@@ -81,15 +82,15 @@ MUTANTS: list[Mutant] = [
            "the old output's directory is emptied, not only its listed files"),
     # --- views: a hidden quantity in an honest field -------------------------------------------
     Mutant("werewolf_last_mark_leak", "sim/werewolf/views.py",
-           "readonly_nb(st.know[me]),\n                st.hati_last[me], np.uint64(st.pal_last[me]), readonly_nb(st.knobs",
-           "readonly_nb(st.know[me]),\n                (np.int64(np.log2(float(protected & (~protected + U1)))) if protected "
-           "else st.hati_last[me]), np.uint64(st.pal_last[me]), readonly_nb(st.knobs",
+           "readonly_nb(row_nb(st.know, me)),\n                st.hati_last[me], np.uint64(st.pal_last[me]), readonly_nb(row_nb(st.knobs",
+           "readonly_nb(row_nb(st.know, me)),\n                (np.int64(np.log2(float(protected & (~protected + U1)))) if protected "
+           "else st.hati_last[me]), np.uint64(st.pal_last[me]), readonly_nb(row_nb(st.knobs",
            WW_PROBES, "a participant's view.last_mark holds a protected participant"),
     Mutant("werewolf_last_protect_leak", "sim/werewolf/views.py",
-           "st.hati_last[me], np.uint64(st.pal_last[me]), readonly_nb(st.knobs[(st.masks[0] >> np.uint64(me)) & U1]),\n"
-           "                st.mem[me])",
-           "st.hati_last[me], np.uint64(st.pal_last[me]) | protected, readonly_nb(st.knobs[(st.masks[0] >> "
-           "np.uint64(me)) & U1]),\n                st.mem[me])",
+           "st.hati_last[me], np.uint64(st.pal_last[me]), readonly_nb(row_nb(st.knobs, (st.masks[0] >> np.uint64(me)) & U1)),\n"
+           "                row_nb(st.mem, me))",
+           "st.hati_last[me], np.uint64(st.pal_last[me]) | protected, readonly_nb(row_nb(st.knobs, (st.masks[0] >> "
+           "np.uint64(me)) & U1)),\n                row_nb(st.mem, me))",
            WW_PROBES, "view.last_protect shows tonight's protection"),
     # --- strategies: Werewolf ----------------------------------------------------------------
     Mutant("trusting_hunt_inverted", "strategies/werewolf/trusting.py",
@@ -188,4 +189,11 @@ MUTANTS: list[Mutant] = [
            "    if False:", WW_TRUSTING, "the trusting paladin may repeat last night's pair (Q-1)"),
     Mutant("claims_attack_no_dodge", "strategies/werewolf/claims.py", "        m = cands & ~_bit(last)",
            "        m = cands", WW_CLAIMS, "claims wolves attack last night's guarded survivor again"),
+    # --- memory a view can reach (issue 38): guards and separate allocations -------------------
+    Mutant("guards_removed", "sim/core/guard.py", "GUARD = 1 << 15", "GUARD = 0", OOB_WW,
+           "no zeros around the arrays a view hands out: an off-by-one reads a neighbour"),
+    Mutant("werewolf_streams_shared", "sim/werewolf/game_nb.py",
+           "rngs = (guarded_nb((4,), np.uint64), guarded_nb((4,), np.uint64), guarded_nb((4,), np.uint64))",
+           "_rr = np.zeros((3, 4), np.uint64)\n    rngs = (_rr[0], _rr[1], _rr[2])", OOB_WW,
+           "the rules', the village's and the wolves' streams as rows of one array (the old layout)"),
 ]
