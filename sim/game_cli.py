@@ -17,6 +17,7 @@ from sim.core.cliutil import claim_out, clean_errors, emit_json, finish, guard, 
 from sim.core.console import out_console
 from sim.core.game import Game
 from sim.core.knobs import parse_spec, spec_sets
+from sim.core.units import rows_with_points, with_points
 from sim.core.trace import matches, parse_find, print_trace, trace_lines
 from sim.core.views import oracle_label, oracles
 from sim.errors import SimInputError
@@ -140,7 +141,7 @@ def run_command(game: Game) -> Callable:
                 "games": c["games"], "first_game": c["first_game"], "command": f"sim {game.name} run",
                 "tables": sorted(res.tables), **_names(strategies, labels), **game.manifest_extra(setup, opts)}))
         if c["as_json"]:
-            fmj = {"first_mover": res.tables["first_mover"].row(0, named=True)} if fm is not None else {}
+            fmj = {"first_mover": with_points(res.tables["first_mover"].row(0, named=True))} if fm is not None else {}
             emit_json({**game.to_json(res), **_oracle_json(strategies), **fmj})
             return finish(err)
         con = out_console()
@@ -150,8 +151,8 @@ def run_command(game: Game) -> Callable:
             r = res.tables["first_mover"].row(0, named=True)
             con.print(f"first mover ({r['rule']}): {game.label()} {r['rate']:.4f} with {r['as_played']}, "
                       f"{r['swapped_rate']:.4f} with {r['swapped']} on the same games: moving first as played "
-                      f"changes it by {r['advantage']:+.4f} (paired 95% CI {r['advantage_ci_low']:+.4f} … "
-                      f"{r['advantage_ci_high']:+.4f})")
+                      f"changes it by {100 * r['advantage']:+.1f} points (paired 95% CI "
+                      f"{100 * r['advantage_ci_low']:+.1f} … {100 * r['advantage_ci_high']:+.1f})")
         if c["out"] is not None and not err:
             con.print(f"parquet tables and manifest written to [bold]{c['out']}[/bold]")
         finish(err)
@@ -166,7 +167,7 @@ def _print_restricted(con, df, game: Game, games: int) -> None:
 
     t = Table(title=f"{game.name}: restricted play, {games:,} games per row, paired with the full game "
                     f"({game.label()})")
-    for col in ("withheld", "rate (95% CI)", "change (paired 95% CI)", "value to its side"):
+    for col in ("withheld", "rate (95% CI)", "change, points (paired 95% CI)", "value to its side, points"):
         t.add_column(col, justify="left" if col == "withheld" else "right")
     for r in df.iter_rows(named=True):
         if r["restricted"] == "(none)":
@@ -174,8 +175,8 @@ def _print_restricted(con, df, game: Game, games: int) -> None:
             continue
         flag = "" if r["competent"] else "  [red]negative: the strategy would do better without it[/red]"
         t.add_row(r["withheld"], f"{r['rate']:.4f} ({r['ci_low']:.4f}–{r['ci_high']:.4f})",
-                  f"{r['delta']:+.4f} ({r['delta_ci_low']:+.4f} … {r['delta_ci_high']:+.4f})",
-                  f"{r['value_to_side']:+.4f} for {r['side']}{flag}")
+                  f"{100 * r['delta']:+.1f} ({100 * r['delta_ci_low']:+.1f} … {100 * r['delta_ci_high']:+.1f})",
+                  f"{100 * r['value_to_side']:+.1f} for {r['side']}{flag}")
     con.print(t)
 
 
@@ -206,7 +207,8 @@ def loo_command(game: Game) -> Callable:
                     "games_per_row": c["games"], "command": f"sim {game.name} loo --restrict", **names,
                     **game.manifest_extra(setup, opts)}))
             if c["as_json"]:
-                emit_json({"games_per_row": c["games"], **names, "metric": game.metric, "rows": df.to_dicts()})
+                emit_json({"games_per_row": c["games"], **names, "metric": game.metric,
+                           "rows": rows_with_points(df.to_dicts())})
                 return finish(err)
             con = out_console()
             _print_oracles(con, strategies)
@@ -221,7 +223,8 @@ def loo_command(game: Game) -> Callable:
                 "games_per_row": c["games"], "command": f"sim {game.name} loo", **names, **game.manifest_extra(setup, opts),
                 **game.loo_manifest(setup)}))
         if c["as_json"]:
-            emit_json({"games_per_row": c["games"], **names, **game.loo_manifest(setup), "rows": df.to_dicts()})
+            emit_json({"games_per_row": c["games"], **names, **game.loo_manifest(setup),
+                       "rows": rows_with_points(df.to_dicts())})
             return finish(err)
         con = out_console()
         _print_oracles(con, strategies)
@@ -356,6 +359,10 @@ def game_app(game: Game) -> typer.Typer:
     app.command("run")(run_command(game))
     if game.has_loo or type(game).abilities is not Game.abilities:
         app.command("loo")(loo_command(game))
+    if type(game).changes is not Game.changes or type(game).abilities is not Game.abilities:
+        from sim.analysis.values_cli import values_command
+
+        app.command("values")(values_command(game))
     app.command("params")(params_command(game))
     if type(game).trace is not Game.trace:
         app.command("trace")(trace_command(game))
