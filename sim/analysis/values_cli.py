@@ -51,7 +51,9 @@ def parse_tiers(game: Game, tiers: list[str], sides: dict) -> list[dict]:
 
 def values_command(game: Game) -> Callable:
     """``sim GAME values`` for one game."""
-    from sim.game_cli import _command, _common, _game_params, _names, _print_oracles, _side_params, _split, _strategies
+    from sim.core.target import parse_target
+    from sim.game_cli import (_command, _common, _game_params, _names, _print_oracles, _print_verdict, _rows_verdict,
+                              _side_params, _split, _strategies, _target_param)
     from sim.core.settings import settings_line
 
     def values(**kw):
@@ -59,6 +61,7 @@ def values_command(game: Game) -> Callable:
 
         opts, sides, c = _split(game, kw)
         tiers_arg, only = c.pop("tiers"), [x for a in c.pop("only") for x in a.split(",") if x]
+        target = parse_target(c.pop("target"))
         check_run_counts(c["games"], c["threads"], 1)
         columns = []
         for pair in parse_tiers(game, tiers_arg, sides):
@@ -75,15 +78,19 @@ def values_command(game: Game) -> Callable:
             frames = [measure(game, setup, strategies, c["games"], c["seed"], tier=label, only=only or None,
                               threads=c["threads"]) for label, setup, strategies, _ in columns]
             df = pl.concat(frames)
+            verdicts = [{"tier": label, **_rows_verdict(game, setup, f.to_dicts(), target, labels, "change")}
+                        for (label, setup, _, labels), f in zip(columns, frames)] if target else []
+            tv = {"target": target.to_json(), "verdicts": verdicts} if target else {}
             setup0, strat0, labels0 = columns[0][1], columns[0][2], columns[0][3]
-            settings = settings_line(game, setup0, labels0 if len(columns) == 1 else {}, c["config"], c["sets"],
+            settings = settings_line(game, setup0, labels0 if len(columns) == 1 else {}, c["config_files"], c["sets"],
                                      opts, c["seed"])
             err = save_tables(od, {"values": df}, manifest(game.name, game.config_of(setup0), c["seed"], {
                 "games_per_row": c["games"], "command": f"sim {game.name} values", "settings": settings,
-                "tiers": [t[0] for t in columns], **_names(strat0, labels0), **game.manifest_extra(setup0, opts)}))
+                "tiers": [t[0] for t in columns], **_names(strat0, labels0), **game.manifest_extra(setup0, opts),
+                **tv}))
         if c["as_json"]:
             emit_json({"games_per_row": c["games"], "seed": c["seed"], "metric": game.metric, "settings": settings,
-                       "tiers": [t[0] for t in columns], "rows": df.to_dicts()})
+                       "tiers": [t[0] for t in columns], "rows": df.to_dicts(), **tv})
             return finish(err)
         con = out_console()
         for _, _, strategies, _ in columns:
@@ -91,6 +98,10 @@ def values_command(game: Game) -> Callable:
         print_values(con, df, game, [t[0] for t in columns], c["games"], c["seed"], settings)
         if c["out"] is not None and not err:
             con.print(f"parquet table and manifest written to [bold]{c['out']}[/bold]")
+        for v in verdicts:
+            if len(verdicts) > 1:
+                con.print(f"[bold]{v['tier']}[/bold]", highlight=False)
+            _print_verdict(con, v, "changes")
         finish(err)
 
     extra = [
@@ -102,7 +113,7 @@ def values_command(game: Game) -> Callable:
     return _command(values, [*_game_params(game), *_common(game.default_loo_games, "Games per row (and tier).",
                                                            chunk=False),
                              *_side_params(game), _param("tiers", List[str], extra[0]),
-                             _param("only", List[str], extra[1])],
+                             _param("only", List[str], extra[1]), _target_param()],
                     f"Values of {game.name}'s special roles and abilities by substitution: each role replaced "
                     f"by its team's plain role, each ability at its neutral value, one at a time, on the same "
                     f"games (paired), in points with 95% CIs. `loo` is the other question: the seat removed.")

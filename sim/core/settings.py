@@ -17,8 +17,10 @@ def settings_line(game, setup: Any, labels: Mapping[str, str], config: Any, sets
         if k != "oracles":
             parts.append(f"{k.replace('_', ' ')} {v}")
     files = [config] if isinstance(config, (str, Path)) else list(config or [])
-    if files:
-        parts.append("config " + ", ".join(str(f) for f in files))
+    if len(files) == 1:
+        parts.append(f"config {files[0]}")
+    elif files:
+        parts.append("config " + " then ".join(str(f) for f in files) + " (merged in order: a later file wins)")
     if sets:
         parts.append(" ".join(f"--set {s}" for s in sets))
     if seed is not None:
