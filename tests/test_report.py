@@ -122,3 +122,22 @@ def test_bad_report_inputs_exit_2(tmp_path):
     # one sweep of the two is fine
     sd = next((tmp_path / "two").glob("game=looper/sweep=*"))
     assert invoke("report", sd, "--out", tmp_path / "rep").exit_code == 0
+
+
+def test_target_only_when_given(tmp_path):
+    """No target: no highlighted cell, no word of one; with --target the highlighted rows are
+    exactly the cells whose whole interval lies in the band (read from the dataset)."""
+    from sim.analysis.dataset import load
+
+    assert invoke("sweep", EX / "werewolf_seer.toml", "--games", 400, "--out", tmp_path / "data",
+                  "--json").exit_code == 0
+    report(tmp_path / "data", tmp_path / "plain")
+    html = (tmp_path / "plain" / "index.html").read_text().replace(str(tmp_path), "")  # the test's own name
+    assert "Highlighted" not in html and 'class="hit"' not in html and "50%" not in html and "target" not in html
+    cells = load(tmp_path / "data").cells
+    lo, hi = sorted(cells["rate"].to_list())[len(cells) // 2] - 0.1, 0.95   # a band some cells lie in
+    r = invoke("report", tmp_path / "data", "--out", tmp_path / "t", "--json", "--target", f"{lo}:{hi}")
+    assert r.exit_code == 0, r.output
+    html = (tmp_path / "t" / "index.html").read_text()
+    inside = sum(1 for x in cells.iter_rows(named=True) if lo <= x["rate_ci_low"] and x["rate_ci_high"] <= hi)
+    assert "Highlighted: the whole 95% CI lies in the target" in html and html.count('class="hit"') == inside

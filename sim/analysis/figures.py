@@ -150,8 +150,12 @@ def rate_vs_param(cells: pl.DataFrame, axis: str, metric: str, path: Path, targe
         caption = f"{metric} against {name}, with its 95% CI" + (
             f"; each point is the mean of {others} cells over the other axes, its interval from the spread of "
             f"their block means (valid for paired cells)" if others > 1 else "")
-    if target is not None:
-        ax.axhline(target, color="grey", ls="--", lw=1, label=f"target {target:g}")
+    if target is not None:  # the designer's band (sim report --target); none is drawn without one
+        lo_t, hi_t = (target, target) if isinstance(target, (int, float)) else target
+        if hi_t > lo_t:
+            ax.axhspan(lo_t, hi_t, color="grey", alpha=0.15, label=f"target {100 * lo_t:g}–{100 * hi_t:g}%")
+        else:
+            ax.axhline(lo_t, color="grey", ls="--", lw=1, label=f"target {lo_t:g}")
     ax.set_ylim(*_rate_limits(ax.get_ylim()))
     ax.set_xlabel(name)
     ax.set_ylabel(metric)
@@ -166,7 +170,7 @@ def _rate_limits(lim) -> tuple[float, float]:
     return max(0.0, lo), min(1.0, hi)
 
 
-def heatmap(cells: pl.DataFrame, a: str, b: str, metric: str, path: Path) -> str:
+def heatmap(cells: pl.DataFrame, a: str, b: str, metric: str, path: Path, target=None) -> str:
     """The primary rate for each pair of values of two axes (the mean of the cells' rates
     over the other axes); pairs the design never played are hatched "n/a"; the caption."""
     c = as_label(as_label(cells, a), b)
@@ -176,26 +180,40 @@ def heatmap(cells: pl.DataFrame, a: str, b: str, metric: str, path: Path) -> str
     for r in g.iter_rows(named=True):
         grid[ys.index(r[b]), xs.index(r[a])] = r["rate"]
     _heat(grid, [str(x) for x in xs], [str(y) for y in ys], readable(a), readable(b), metric,
-          f"{metric} by {readable(a)} and {readable(b)}", path)
+          f"{metric} by {readable(a)} and {readable(b)}", path, target=target)
     missing = int(np.isnan(grid).sum())
     return (f"{metric} for each pair of {readable(a)} and {readable(b)} (mean over the other axes)"
             + (f"; {missing} pair(s) the design never played are hatched n/a" if missing else ""))
 
 
-def _heat(grid, xl, yl, xlab, ylab, metric, title, path, origin="lower") -> None:
+def _heat(grid, xl, yl, xlab, ylab, metric, title, path, origin="lower", target=None) -> None:
+    """A rate grid. The colour scale is fitted to the data (a sequential map: cells 0.18 and
+    0.34 apart never share a colour); with a target band (low, high) it diverges around the
+    band's middle instead, so the colour says which side of the target a cell lies."""
     fig, ax = plt.subplots(figsize=(min(1.0 + 0.8 * len(xl), 12) + 1.5, min(1.0 + 0.55 * len(yl), 10) + 1))
-    im = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1, aspect="auto", origin=origin)
+    vals = grid[~np.isnan(grid)]
+    lo, hi = (float(vals.min()), float(vals.max())) if vals.size else (0.0, 1.0)
+    if hi - lo < 1e-3:
+        lo, hi = lo - 0.005, hi + 0.005
+    if target is not None:
+        mid = (target[0] + target[1]) / 2
+        span = max(abs(hi - mid), abs(mid - lo), (target[1] - target[0]) / 2) or 0.01
+        norm = matplotlib.colors.TwoSlopeNorm(mid, mid - span, mid + span)
+        im = ax.imshow(grid, cmap="RdBu", norm=norm, aspect="auto", origin=origin)
+    else:
+        im = ax.imshow(grid, cmap="viridis", vmin=lo, vmax=hi, aspect="auto", origin=origin)
     ax.set_xticks(range(len(xl)), xl, rotation=30 if len(xl) > 5 else 0, ha="right" if len(xl) > 5 else "center")
     ax.set_yticks(range(len(yl)), yl)
     for i in range(grid.shape[0]):
         for j in range(grid.shape[1]):
-            if np.isnan(grid[i, j]):  # never white: white is 50% on this scale
+            if np.isnan(grid[i, j]):  # hatched grey: no colour of the scale
                 ax.add_patch(matplotlib.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="#dddddd",
                                                           edgecolor="#888888", hatch="///", lw=0))
                 ax.text(j, i, "n/a", ha="center", va="center", fontsize=7, color="#444444")
             elif grid.size <= 400:
+                r, g, b, _ = im.cmap(im.norm(grid[i, j]))
                 ax.text(j, i, f"{grid[i, j]:.2f}", ha="center", va="center", fontsize=7,
-                        color="white" if abs(grid[i, j] - 0.5) > 0.3 else "black")
+                        color="white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else "black")
     ax.set_xlabel(xlab)
     ax.set_ylabel(ylab)
     ax.set_title(wrap(title), fontsize=10)

@@ -64,8 +64,9 @@ def heatmap_pairs(axes: list[str], des) -> list[tuple[str, str]]:
     return out[:MAX_HEATMAPS]
 
 
-def build_figures(d: Loaded, out: Path) -> list[Figure]:
-    """Draw every figure the dataset supports into ``out``."""
+def build_figures(d: Loaded, out: Path, target=None) -> list[Figure]:
+    """Draw every figure the dataset supports into ``out``; ``target`` (sim.core.target.Target,
+    the designer's band) is drawn where a rate is, and nothing is without one."""
     from sim.analysis.marginals import design
 
     figs: list[Figure] = []
@@ -78,10 +79,12 @@ def build_figures(d: Loaded, out: Path) -> list[Figure]:
     axes = [a for a in d.axes if a in d.cells.columns and d.cells[a].n_unique() > 1]
     des = design(d.cells, axes)
     for i, a in enumerate(axes):
-        add(f"rate_{i}.png", F.rate_vs_param(d.cells, a, label, out / f"rate_{i}.png", target=0.5, blocks=d.blocks,
+        add(f"rate_{i}.png", F.rate_vs_param(d.cells, a, label, out / f"rate_{i}.png",
+                                             target=(target.low, target.high) if target else None, blocks=d.blocks,
                                              confounded=des.confounded[a]))
     for k, (a, b) in enumerate(heatmap_pairs(axes, des)):
-        add(f"heatmap_{k}.png", F.heatmap(d.cells, a, b, label, out / f"heatmap_{k}.png"))
+        add(f"heatmap_{k}.png", F.heatmap(d.cells, a, b, label, out / f"heatmap_{k}.png",
+                                          target=(target.low, target.high) if target else None))
     crossed = [a for a in axes if not des.confounded[a]]
     if crossed:
         add("tornado.png", F.tornado(d.cells, crossed, label, out / "tornado.png", blocks=d.blocks))
@@ -107,7 +110,9 @@ def build_figures(d: Loaded, out: Path) -> list[Figure]:
     return figs
 
 
-def _cells_table(d: Loaded, limit: int = 60) -> str:
+def _cells_table(d: Loaded, limit: int = 60, target=None) -> str:
+    """The cells with their rates; with a target, the cells whose whole 95% CI lies in the
+    band are highlighted (and the page says so); without one, none is."""
     if "rate" not in d.cells.columns:
         return ""
     axes = [a for a in d.axes if a in d.cells.columns]
@@ -117,13 +122,16 @@ def _cells_table(d: Loaded, limit: int = 60) -> str:
         df = F.as_label(df, a)
     rows = []
     for r in df.select(cols).head(limit).iter_rows(named=True):
-        cls = ' class="hit"' if r["rate_ci_low"] <= 0.5 <= r["rate_ci_high"] else ""
+        hit = target is not None and target.low <= r["rate_ci_low"] and r["rate_ci_high"] <= target.high
+        cls = ' class="hit"' if hit else ""
         cells = [str(r["cell"]), *[html.escape(str(r[a])) for a in cols[1:-4]], f"{r['games']:,}",
                  f"{r['rate']:.4f}", f"{r['rate_ci_low']:.4f} – {r['rate_ci_high']:.4f}"]
         rows.append(f"<tr{cls}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     head = "".join(f"<th>{html.escape(c)}</th>" for c in [*cols[:-2], "95% CI"])
     more = f"<p>… {d.cells.height - limit} more cells in the dataset.</p>" if d.cells.height > limit else ""
-    return (f"<h2>Cells</h2><p>Highlighted: the 95% CI contains 50%.</p>"
+    said = (f"<p>Highlighted: the whole 95% CI lies in the target {html.escape(target.text)}.</p>"
+            if target is not None else "")
+    return (f"<h2>Cells</h2>{said}"
             f"<table><tr>{head}</tr>{''.join(rows)}</table>{more}")
 
 
@@ -181,7 +189,7 @@ def _embedded(folder: Path | None, name: str) -> str:
     return "data:image/png;base64," + base64.b64encode((folder / name).read_bytes()).decode("ascii")
 
 
-def render(d: Loaded, figs: list[Figure], folder: Path | None = None) -> str:
+def render(d: Loaded, figs: list[Figure], folder: Path | None = None, target=None) -> str:
     """The report's HTML page (figures embedded when ``folder`` holds them)."""
     from sim.analysis.marginals import design
 
@@ -209,7 +217,7 @@ def render(d: Loaded, figs: list[Figure], folder: Path | None = None) -> str:
     body = "".join(f'<figure><img src="{_embedded(folder, f.file)}" alt="{html.escape(f.caption)}" '
                    f'data-file="{f.file}"><figcaption>{html.escape(f.caption)}</figcaption></figure>' for f in figs)
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-            f"<style>{CSS}</style></head><body>{head}<h2>Figures</h2>{body}{_cells_table(d)}{_tables_html(d)}"
+            f"<style>{CSS}</style></head><body>{head}<h2>Figures</h2>{body}{_cells_table(d, target=target)}{_tables_html(d)}"
             "</body></html>")
 
 
@@ -222,15 +230,15 @@ def check_report_out(dataset: str | Path, out: str | Path) -> None:
         raise SimInputError(f"--out {out}: overlaps the dataset {dataset}; write the report elsewhere")
 
 
-def report(dataset: str | Path, out: "str | Path | OutDir") -> tuple[Path, list[Figure]]:
+def report(dataset: str | Path, out: "str | Path | OutDir", target=None) -> tuple[Path, list[Figure]]:
     """Write ``index.html`` and its figures into ``out`` (replaced as a whole, atomically)."""
     if not isinstance(out, OutDir):
         check_report_out(dataset, out)
     d = load(dataset)
 
     def fill(tmp: Path) -> list[Figure]:
-        figs = build_figures(d, tmp)
-        (tmp / "index.html").write_text(render(d, figs, tmp), encoding="utf-8")
+        figs = build_figures(d, tmp, target)
+        (tmp / "index.html").write_text(render(d, figs, tmp, target), encoding="utf-8")
         return figs
 
     figs = replace_dir(out, fill, kind="report")
