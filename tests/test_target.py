@@ -81,3 +81,18 @@ def test_loo_verdict():
     assert all(0.48 <= m["rate"] <= 0.52 for m in d["into_band"])
     assert {r["replaced"] for r in d["rows"] if r["village_win_rate"] is not None
             and 0.48 <= r["village_win_rate"] <= 0.52} == {m["change"] for m in d["into_band"]}
+
+
+def test_sweep_in_band_cells(tmp_path):
+    from pathlib import Path
+
+    spec = Path(__file__).resolve().parents[1] / "examples" / "sweeps" / "werewolf_seer.toml"
+    r = runner.invoke(app, ["sweep", str(spec), "--games", "400", "--out", str(tmp_path / "o"), "--json",
+                            "--target", "0.1:0.3"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert [c["cell"] for c in d["in_band"]] == [x["cell"] for x in d["rows"] if 0.1 <= x["rate"] <= 0.3]
+    assert all(c["sure"] == (0.1 <= x["rate_ci_low"] and x["rate_ci_high"] <= 0.3)
+               for c in d["in_band"] for x in d["rows"] if x["cell"] == c["cell"])
+    r = runner.invoke(app, ["sweep", str(spec), "--games", "400", "--out", str(tmp_path / "o"), "--target", "0.1:0.3"])
+    assert r.exit_code == 0 and r.stdout.rstrip().splitlines()[-1].startswith("verdict: ")

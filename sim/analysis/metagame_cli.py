@@ -124,14 +124,14 @@ def _hidden_text(con, game, sides, hidden) -> None:
     from rich.table import Table
 
     t = Table(title=f"value of the hidden information: the oracle's gain in {sides[0]}'s {game.metric} "
-                    f"({sides[1]}: how much lower it is), paired 95% CI")
-    for c in ("oracle − honest twin", "against", "rates", "gain [95% CI]"):
-        numbers = c in ("rates", "gain [95% CI]")
+                    f"({sides[1]}: how much lower it is), in points, paired 95% CI")
+    for c in ("oracle − honest twin", "against", "rates", "gain, points [95% CI]"):
+        numbers = c in ("rates", "gain, points [95% CI]")
         t.add_column(c, justify="right" if numbers else "left", no_wrap=numbers, overflow="fold")
     for h in hidden:
         t.add_row(f"{h['oracle']} − {h['honest']}", h["against"],
                   f"{h['oracle_rate']:.3f} − {h['honest_rate']:.3f}",
-                  f"{h['gain']:+.3f} [{h['ci_low']:+.3f}, {h['ci_high']:+.3f}]")
+                  f"{100 * h['gain']:+.1f} [{100 * h['ci_low']:+.1f}, {100 * h['ci_high']:+.1f}]")
     con.print(t)
 
 
@@ -197,7 +197,10 @@ def ladder_cmd(
     from sim.analysis.metagame import MEASURE, hidden_information, measure
     from sim.core.output import manifest
 
+    from sim.core.settings import settings_text
+
     game, tree, rows, cols, sides, extra = _prepare(game_name, tiers, config, sets, games, threads, ctx.args)
+    settings = settings_text({}, extra, config, sets, seed)
     od = claim_out(out)
     with guard(od):
         p, tick = _progress(len(rows) * len(cols), "ladder cells")
@@ -208,17 +211,19 @@ def ladder_cmd(
         hidden = hidden_information(m).to_dicts()
         # the check's result is in the manifest (and --json): the directory keeps one table
         err = save_tables(od, {"ladder": frame}, manifest(game.name, tree, seed, {
-            "command": "sim ladder", "games_per_cell": games, "metric": game.metric,
+            "command": "sim ladder", "games_per_cell": games, "metric": game.metric, "settings": settings,
             "sides": list(sides), "rows": [r.label for r in rows], "cols": [c.label for c in cols], **extra,
             **({"competence": comp} if comp else {}), **({"hidden_information": hidden} if hidden else {})}))
     if as_json:
         emit_json({"game": game.name, "metric": game.metric, "sides": list(sides), "games_per_cell": games,
+                   "settings": settings,
                    "matrix": [{k: r[k] for k in ("row", "col", "rate", "ci_low", "ci_high", "games")}
                               for r in frame.iter_rows(named=True)],
                    **({"competence": comp} if comp else {}), **({"hidden_information": hidden} if hidden else {})})
         return finish(err)
     con = out_console()
     _oracle_line(con, [t.label for t in (*rows, *cols)])
+    con.print(f"settings: {settings}", soft_wrap=True, highlight=False, markup=False)
     _matrix_text(con, sides, frame, rows, cols,
                  f"{game.name}: {game.metric} by tier ({games:,} games per cell, seed {seed})")
     if hidden:
@@ -255,11 +260,11 @@ def _competence_text(con, game, comp: dict) -> None:
         return
     t = Table(title=f"competence of the strongest honest tiers: {comp['row']} vs {comp['col']} "
                     f"({comp['games']:,} games each, paired): an ability's value to its own side")
-    for h in ("ability", "side", "value to side", "95% CI", ""):
-        t.add_column(h, justify="right" if h in ("value to side", "95% CI") else "left")
+    for h in ("ability", "side", "value to side, points", "95% CI", ""):
+        t.add_column(h, justify="right" if h in ("value to side, points", "95% CI") else "left")
     for x in comp["abilities"]:
-        t.add_row(x["ability"], x["side"], f"{x['value_to_side']:+.4f}",
-                  f"[{x['value_ci_low']:+.4f}, {x['value_ci_high']:+.4f}]",
+        t.add_row(x["ability"], x["side"], f"{100 * x['value_to_side']:+.1f}",
+                  f"[{100 * x['value_ci_low']:+.1f}, {100 * x['value_ci_high']:+.1f}]",
                   "" if x["competent"] else "[bold red]NOT COMPETENT: the side does better without it[/bold red]")
     con.print(t)
     con.print("competent: no ability has a significantly negative value to its side" if comp["competent"] else

@@ -99,6 +99,13 @@ def values(game, setup: Any, strategies: Mapping[str, Any], games: int, seed: in
     return pl.DataFrame([{k: r.get(k) for k in SCHEMA} for r in rows], schema=SCHEMA)
 
 
+def _label(game, sides: tuple[str, ...]) -> str:
+    """The measured rate in words, by the first side's name where the game knows it only per setup."""
+    if sides:
+        return game.label({"sides": pl.DataFrame({"side": [sides[0]]})})
+    return game.label()
+
+
 def points(x: float | None, signed: bool = True) -> str:
     """A fraction as points with one decimal (+33.7); "—" for a missing value."""
     if x is None or x != x:
@@ -106,14 +113,15 @@ def points(x: float | None, signed: bool = True) -> str:
     return f"{100 * x:+.1f}" if signed else f"{100 * x:.1f}"
 
 
-def print_values(con, df: pl.DataFrame, game, tiers: list[str], games: int, seed: int, header: str) -> None:
+def print_values(con, df: pl.DataFrame, game, tiers: list[str], games: int, seed: int, header: str,
+                 sides: tuple[str, ...] = ()) -> None:
     """The points table: one row per change (every tier's, in order of first appearance), one
     value column per tier; several tiers get short column names and a legend below."""
     from rich.table import Table
 
     t = Table(title=f"{game.name}: values by substitution — {header}; {games:,} games per row"
                     f"{' and tier' if len(tiers) > 1 else ''}, every row on the same games (paired 95% CI); value = "
-                    f"points the holder's side gains with it ({game.label()})")
+                    f"points the holder's side gains with it ({_label(game, sides)})")
     t.add_column("change", no_wrap=True)
     t.add_column("what the variant is", overflow="fold")
     t.add_column("for", no_wrap=True)

@@ -95,7 +95,8 @@ def values_command(game: Game) -> Callable:
         con = out_console()
         for _, _, strategies, _ in columns:
             _print_oracles(con, strategies)
-        print_values(con, df, game, [t[0] for t in columns], c["games"], c["seed"], settings)
+        print_values(con, df, game, [t[0] for t in columns], c["games"], c["seed"], settings,
+                     tuple(game.sides_of(setup0)))
         if c["out"] is not None and not err:
             con.print(f"parquet table and manifest written to [bold]{c['out']}[/bold]")
         for v in verdicts:

@@ -10,10 +10,16 @@ from typing import Any, Mapping, Sequence
 def settings_line(game, setup: Any, labels: Mapping[str, str], config: Any, sets: Sequence[str],
                   options: Mapping[str, Any], seed: int | None = None) -> str:
     """``village claims@report=0.8 vs wolves random; composition …; config a.toml; --set x=1; seed 0``."""
+    return settings_text(labels, game.manifest_extra(setup, options), config, sets, seed)
+
+
+def settings_text(labels: Mapping[str, str], extra: Mapping[str, Any], config: Any, sets: Sequence[str],
+                  seed: int | None = None) -> str:
+    """The line from its parts: ``extra`` is the game's own (its composition, its scenario)."""
     parts = []
     if labels:
         parts.append(" vs ".join(f"{s} {v}" for s, v in labels.items()))
-    for k, v in game.manifest_extra(setup, options).items():
+    for k, v in extra.items():
         if k != "oracles":
             parts.append(f"{k.replace('_', ' ')} {v}")
     files = [config] if isinstance(config, (str, Path)) else list(config or [])
