@@ -292,16 +292,20 @@ def equilibrium_cmd(
 
     if not 0 <= epsilon < 1:
         raise SimInputError(f"--epsilon must be in [0, 1), got {epsilon}")
+    from sim.core.settings import settings_text
+
     game, tree, rows, cols, sides, extra = _prepare(game_name, tiers, config, sets, games, threads, ctx.args)
+    settings = settings_text({}, extra, config, sets, seed)
     od = claim_out(out)
     with guard(od):
         p, tick = _progress(2 * len(rows) * len(cols), "equilibrium cells")
         with _client(dask) as client, p:
             e = equilibrium(game, tree, rows, cols, games, seed, epsilon=epsilon, threads=threads, progress=tick,
                             client=client)
-        d = {"game": game.name, "metric": game.metric, **e.to_json()}
+        d = {"game": game.name, "metric": game.metric, "settings": settings, **e.to_json()}
         err = save_tables(od, {"ladder": e.fresh.frame()}, manifest(game.name, tree, seed, {
             "command": "sim equilibrium", "games_per_cell": games, "metric": game.metric, "sides": list(sides),
+            "settings": settings,
             **extra,
             **{k: d[k] for k in ("value", "ci_low", "ci_high", "exploitability", "mixture", "epsilon")}}))
     if as_json:
@@ -310,6 +314,7 @@ def equilibrium_cmd(
     con = out_console()
     a, b = e.sides
     _oracle_line(con, [t.label for t in (*rows, *cols)])
+    con.print(f"settings: {settings}", soft_wrap=True, highlight=False, markup=False)
     con.print(f"[bold]{game.name}[/bold] meta-game equilibrium of {game.metric} ({a} maximises, {b} minimises), "
               f"{games:,} games per cell and measurement")
     con.print(f"  value {e.value:.4f} (95% CI {e.ci_low:.4f} – {e.ci_high:.4f}) on fresh games; "
@@ -391,20 +396,24 @@ def tune_cmd(
     # the opponents' knobs go into the tree; the tuned side's are set per point
     tree = game.build(config, [*[x for sp in fixed.values() for x in spec_sets(game, sp)], *sets], **opts)
     _cell(game, tree, *fixed.values())  # the tree with the opponents' strategies: a bad one fails now
+    from sim.core.settings import settings_text
+
+    settings = settings_text({s: sp.label for s, sp in fixed.items()}, game.manifest_extra(setup, opts) if opts else {},
+                             config, sets, seed)
     od = claim_out(out, "tables")
     with guard(od):
         p, tick = _progress(budget, f"tune {side} {strategy}")
         with p:
             res = tune(game, tree, side, strategy, fixed, budget=budget, games=games, final_games=final_games,
                        seed=seed, threads=threads, progress=tick)
-        d = res.to_json()
+        d = {**res.to_json(), "settings": settings}
         err = None
         if od is not None:
             from sim.core.output import write_tables
 
             try:
                 write_tables(od, {"tune": res.trace}, manifest(game.name, tree, seed, {
-                    "command": "sim tune", **(game.manifest_extra(setup, opts) if opts else {}), **{k: d[k] for k in ("side", "strategy", "against", "params", "tuned_rate",
+                    "command": "sim tune", "settings": settings, **(game.manifest_extra(setup, opts) if opts else {}), **{k: d[k] for k in ("side", "strategy", "against", "params", "tuned_rate",
                                                                 "ci_low", "ci_high", "baseline_rate", "games")}}),
                              extra={"_strategy.toml": spec_toml(res.spec)})
             except Exception as e:  # noqa: BLE001 - SimOutputError: the result is printed anyway
@@ -413,6 +422,7 @@ def tune_cmd(
         emit_json(d)
         return finish(err)
     con = out_console()
+    con.print(f"settings: {settings} (the opponents; {side} is tuned)", soft_wrap=True, highlight=False, markup=False)
     con.print(f"[bold]{game.name}[/bold] tune {side} [bold]{strategy}[/bold] against "
               f"{', '.join(f'{k}={v}' for k, v in d['against'].items())} "
               f"({'maximising' if res.maximise else 'minimising'} {game.metric})")
