@@ -96,3 +96,17 @@ def test_sweep_in_band_cells(tmp_path):
                for c in d["in_band"] for x in d["rows"] if x["cell"] == c["cell"])
     r = runner.invoke(app, ["sweep", str(spec), "--games", "400", "--out", str(tmp_path / "o"), "--target", "0.1:0.3"])
     assert r.exit_code == 0 and r.stdout.rstrip().splitlines()[-1].startswith("verdict: ")
+
+
+def test_ladder_verdict_of_every_pair():
+    d = _json("ladder", "race", "--tiers", "p1=bold,cautious", "--tiers", "p2=bold,cautious", "--games", "3000",
+              "--json", "--target", "0.45:0.55")
+    by = {(c["row"], c["col"]): c for c in d["matrix"]}
+    assert len(d["verdicts"]) == len(by) == 4
+    for v in d["verdicts"]:
+        c = by[(v["row"], v["col"])]
+        inside = 0.45 <= c["ci_low"] and c["ci_high"] <= 0.55
+        outside = c["ci_high"] < 0.45 or c["ci_low"] > 0.55
+        assert v["status"] == ("in band" if inside else "out of band" if outside else "not sure")
+        if outside:
+            assert v["favoured"] == ("p1" if c["ci_low"] > 0.55 else "p2")

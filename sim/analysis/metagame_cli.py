@@ -188,6 +188,8 @@ def ladder_cmd(
     competence: bool = typer.Option(False, "--competence", help="Also check the strongest honest tiers: "
                                     "withhold each optional ability in turn (restricted play, --games "
                                     "games each) and flag any a side does better without."),
+    target: Optional[str] = typer.Option(None, "--target", help="The designer's target band LOW:HIGH (one value: "
+                                         "±2 points): the verdict of every pair of tiers, and those in the band."),
 ):
     """The skill ladder: the first side's win rate for every pair of tiers of the two sides,
     each cell with its 95% CI, all cells on the same random streams. --competence adds
@@ -199,6 +201,9 @@ def ladder_cmd(
 
     from sim.core.settings import settings_text
 
+    from sim.core.target import parse_target
+
+    tg = parse_target(target)
     game, tree, rows, cols, sides, extra = _prepare(game_name, tiers, config, sets, games, threads, ctx.args)
     settings = settings_text({}, extra, config, sets, seed)
     od = claim_out(out)
@@ -209,17 +214,19 @@ def ladder_cmd(
         frame = m.frame()
         comp = _competence(game, tree, m, games, seed, threads) if competence else None
         hidden = hidden_information(m).to_dicts()
+        tv = {"target": tg.to_json(), "verdicts": _ladder_verdicts(frame, tg, sides)} if tg else {}
         # the check's result is in the manifest (and --json): the directory keeps one table
         err = save_tables(od, {"ladder": frame}, manifest(game.name, tree, seed, {
             "command": "sim ladder", "games_per_cell": games, "metric": game.metric, "settings": settings,
             "sides": list(sides), "rows": [r.label for r in rows], "cols": [c.label for c in cols], **extra,
-            **({"competence": comp} if comp else {}), **({"hidden_information": hidden} if hidden else {})}))
+            **({"competence": comp} if comp else {}), **({"hidden_information": hidden} if hidden else {}), **tv}))
     if as_json:
         emit_json({"game": game.name, "metric": game.metric, "sides": list(sides), "games_per_cell": games,
                    "settings": settings,
                    "matrix": [{k: r[k] for k in ("row", "col", "rate", "ci_low", "ci_high", "games")}
                               for r in frame.iter_rows(named=True)],
-                   **({"competence": comp} if comp else {}), **({"hidden_information": hidden} if hidden else {})})
+                   **({"competence": comp} if comp else {}), **({"hidden_information": hidden} if hidden else {}),
+                   **tv})
         return finish(err)
     con = out_console()
     _oracle_line(con, [t.label for t in (*rows, *cols)])
@@ -232,7 +239,25 @@ def ladder_cmd(
         _competence_text(con, game, comp)
     if out is not None and not err:
         con.print(f"ladder table and manifest written to [bold]{out}[/bold]")
+    if tv:
+        inside = [v for v in tv["verdicts"] if v["status"] == "in band"]
+        con.print(f"verdict: {len(inside)} of {len(tv['verdicts'])} pairs of tiers lie in the target {tg.text}"
+                  + (": " + "; ".join(f"{v['row']} vs {v['col']}" for v in inside) if inside else ""),
+                  soft_wrap=True, highlight=False)
+        for v in tv["verdicts"]:
+            if v["status"] != "in band":
+                con.print(f"  {v['row']} vs {v['col']}: {v['text'].split(': ' + sides[0])[0]}", soft_wrap=True,
+                          highlight=False)
     finish(err)
+
+
+def _ladder_verdicts(frame, tg, sides) -> list[dict]:
+    """Each pair of tiers against the target (sim.core.target.verdict)."""
+    from sim.core.target import verdict
+
+    return [{"row": r["row"], "col": r["col"],
+             **verdict(tg, r["rate"], r["ci_low"], r["ci_high"], tuple(sides), f"{r['row']} vs {r['col']}")}
+            for r in frame.iter_rows(named=True)]
 
 
 _COMPETENCE_COLS = ("ability", "side", "withheld", "value_to_side", "value_ci_low", "value_ci_high", "competent")
