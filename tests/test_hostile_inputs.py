@@ -42,6 +42,7 @@ def _files(tmp: Path) -> dict[str, str]:
         "sweep_huge.toml": "game = \"werewolf\"\nname = \"x\"\ngames = 1000000000000\n[[axes]]\n"
                            "path = \"variants.max_runoffs\"\nvalues = [1, 2]\n",
         "balance_typo.toml": (EX / "balance" / "werewolf_fenrir.toml").read_text() + "\ntargte = 0.3\n",
+        "balance_notarget.toml": (EX / "balance" / "werewolf_fenrir.toml").read_text().replace("target = 0.25", ""),
         "balance_game.toml": "game = \"chess\"\n[[params]]\npath = \"x\"\nlow = 0\nhigh = 1\n",
         "variants_int.toml": "variants = 3\n",
         "composition_typo.toml": "[composition]\ndefault = \"werewolf*2,villagr*6\"\n",
@@ -145,6 +146,7 @@ CASES = [
     ["balance", "adir"],
     ["balance", "balance_typo.toml", "--out", "bal"],
     ["balance", "balance_game.toml", "--out", "bal"],
+    ["balance", "balance_notarget.toml", "--out", "bal"],
     ["balance", str(EX / "balance" / "werewolf_fenrir.toml"), "--out", "afile"],
     ["balance", str(EX / "balance" / "werewolf_fenrir.toml"), "--tolerance", "x"],
     # numbers past the kernels' int64 (an OverflowError, not a user's error, before)

@@ -44,14 +44,15 @@ def report_cmd(
 def balance_cmd(
     spec: Path = typer.Argument(..., help="Balance spec (TOML): game, [base], [[params]] with low/high or values; "
                               "or a shipped example by name (trpg_shade_hp; examples/balance)."),
-    target: float = typer.Option(None, "--target", help="Target rate (default: the spec's, else 0.5)."),
+    target: float = typer.Option(None, "--target", help="Target rate (default: the spec's target; one of the two "
+                                                       "is required)."),
     tolerance: float = typer.Option(None, "--tolerance", help="CI half-width to reach (default 0.01)."),
     seed: int = typer.Option(None, "--seed", help="Override the spec's seed."),
     out: Path = typer.Option(Path("balance-out"), "--out", help="Where the search trace (parquet) goes."),
     threads: int = typer.Option(None, "--threads", help="Threads per evaluation."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ):
-    """Find parameter settings whose win rate hits a target (default 50%).
+    """Find parameter settings whose win rate hits your target (the spec's target or --target).
 
     The target must lie in the 95% CI of the result, reached with as few games as the
     search can manage; the search trace is written as parquet."""
