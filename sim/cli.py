@@ -100,11 +100,15 @@ app = typer.Typer(
 
 
 def _register() -> None:
+    from sim.analysis.values_cli import values_command
     from sim.core.game import games
-    from sim.game_cli import game_app
+    from sim.game_cli import game_app, has_values
 
     for name, game in games().items():  # built-in games, then installed ones (entry points)
-        app.add_typer(game_app(game), name=name, help=game.title)
+        sub = game_app(game)
+        if has_values(game):
+            sub.command("values")(values_command(game))
+        app.add_typer(sub, name=name, help=game.title)
 
     from sim.sweep.cli import compare_cmd, sweep_cmd
 

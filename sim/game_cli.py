@@ -454,17 +454,19 @@ def params_command(game: Game) -> Callable:
                     f"List every parameter of {game.name} a sweep, balance or --set can change, with its value.")
 
 
+def has_values(game: Game) -> bool:
+    """Whether ``sim GAME values`` has anything to value (sim.analysis.values_cli adds it)."""
+    return type(game).changes is not Game.changes or type(game).abilities is not Game.abilities
+
+
 def game_app(game: Game) -> typer.Typer:
-    """The ``sim GAME …`` command group of one game."""
+    """The ``sim GAME …`` command group of one game (``values`` is added by sim.cli, which
+    imports both this module and sim.analysis.values_cli, so neither imports the other's user)."""
     app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                       rich_markup_mode=None, help=game.title)
     app.command("run")(run_command(game))
     if game.has_loo or type(game).abilities is not Game.abilities:
         app.command("loo")(loo_command(game))
-    if type(game).changes is not Game.changes or type(game).abilities is not Game.abilities:
-        from sim.analysis.values_cli import values_command
-
-        app.command("values")(values_command(game))
     app.command("params")(params_command(game))
     if type(game).trace is not Game.trace:
         app.command("trace")(trace_command(game))

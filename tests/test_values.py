@@ -81,8 +81,10 @@ def test_werewolf_cli_json_tiers_and_bad_input():
     assert d["tiers"] == ["village random vs wolves random", "village claims vs wolves random"]
     assert {(x["tier"], x["change"]) for x in d["rows"]} == {(t, c) for t in d["tiers"]
                                                               for c in ("(none)", "fenrir", "hati.mark")}
-    r = invoke("werewolf", "values", "--games", "2000", "--only", "fenrir,hati.mark")
-    assert r.exit_code == 0 and "the seat" not in r.stdout and "fenrir replaced by a plain werewolf" in r.stdout
+    r = runner.invoke(app, ["werewolf", "values", "--games", "2000", "--only", "fenrir,hati.mark"],
+                      env={"COLUMNS": "250"})   # wide enough that no cell wraps
+    assert r.exit_code == 0 and "fenrir replaced by a plain werewolf" in r.stdout
+    assert r.stdout.rstrip().splitlines()[-1].startswith("└")   # no target: the table is the last word
     for args, match in ((["--only", "fenrri"], "did you mean 'fenrir'"),
                         (["--tiers", "village=random,claims", "--tiers", "wolves=random,claims,trusting"],
                          "pair up in order"),

@@ -346,10 +346,11 @@ def equilibrium_cmd(
               f"{e.fitted_value:.4f} on the games the mixtures were solved on")
     for side in (a, b):
         mix = ", ".join(f"{k} {w:.2f}" for k, w in e.mixture[side].items() if w > 1e-9)
-        con.print(f"  {side}: {mix}; exploitability {e.exploitability[side]:+.4f} "
+        con.print(f"  {side}: {mix}; exploitability {100 * e.exploitability[side]:+.1f} points "
                   f"(best response {e.best_response[side]})")
     ok = all(v <= epsilon for v in e.exploitability.values())
-    con.print(f"  {'within' if ok else '[yellow]not within[/yellow]'} ε = {epsilon:g} of an equilibrium of these tiers")
+    con.print(f"  {'within' if ok else '[yellow]not within[/yellow]'} ε = {epsilon:g} ({100 * epsilon:g} points) of an "
+              f"equilibrium of these tiers")
     for n in e.notes:
         con.print(f"  note: {n}")
     if out is not None and not err:
