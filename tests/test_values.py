@@ -131,3 +131,15 @@ def test_trpg_gear_taken_from_its_holder():
     alone = invoke("trpg", "run", "alley", "--games", "1000", "--json", "--set", 'characters.aoi.weapons=["knife"]')
     assert alone.exit_code == 0, alone.output
     assert rows[1]["rate"] == pytest.approx(json.loads(alone.stdout)["win_rate"]["players"])
+
+
+def test_only_a_change_of_one_tier():
+    """Claims exist only where the side speaks: --only names a change of any tier; a tier
+    without it has its own rate and no such row."""
+    r = invoke("werewolf", "values", "--games", "1000", "--only", "seer.claims", "--json",
+               "--tiers", "village=random,claims", "--tiers", "wolves=random,claims")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    got = {(x["tier"], x["change"]) for x in d["rows"]}
+    a, b = d["tiers"]
+    assert got == {(a, "(none)"), (b, "(none)"), (b, "seer.claims")}

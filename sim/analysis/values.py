@@ -70,9 +70,11 @@ def values(game, setup: Any, strategies: Mapping[str, Any], games: int, seed: in
     the same games. ``delta`` is the primary rate's change (variant − as given, a fraction);
     ``value`` the same change read for the holder's side (with − without), ``value_points``
     it × 100."""
-    changes = select(game.changes(setup, strategies), only)
+    changes = game.changes(setup, strategies)
     if not changes:
         raise SimInputError(f"{game.name}: this setup has no special role or ability to value")
+    if only:  # names checked by the caller against every tier's changes: a tier lacking one skips it
+        changes = [c for c in changes if c.name in only]
     rec = PairedBlocks(game.primary, games)
     game.run(setup, strategies, games, seed, threads=threads, tables=False, **rec.kw("(none)"))
     s0, n0 = rec.totals("(none)")

@@ -52,12 +52,12 @@ def parse_tiers(game: Game, tiers: list[str], sides: dict) -> list[dict]:
 def values_command(game: Game) -> Callable:
     """``sim GAME values`` for one game."""
     from sim.core.target import parse_target
-    from sim.game_cli import (_command, _common, _game_params, _names, _print_oracles, _print_verdict, _rows_verdict,
-                              _side_params, _split, _strategies, _target_param)
+    from sim.game_cli import (_command, _common, _game_params, _names, _param, _print_oracles, _print_verdict,
+                              _rows_verdict, _side_params, _split, _strategies, _target_param)
     from sim.core.settings import settings_line
 
     def values(**kw):
-        from sim.analysis.values import print_values, values as measure
+        from sim.analysis.values import print_values, select, values as measure
 
         opts, sides, c = _split(game, kw)
         tiers_arg, only = c.pop("tiers"), [x for a in c.pop("only") for x in a.split(",") if x]
@@ -71,6 +71,9 @@ def values_command(game: Game) -> Callable:
                 raise SimInputError(f"{game.name}: this setup has no special role or ability to value")
             label = " vs ".join(f"{s} {labels[s]}" for s in game.sides) or "as the setup sets it"
             columns.append((label, setup, strategies, labels))
+        # --only names changes of any tier (claims exist only where a side speaks)
+        every = {ch.name: ch for _, setup, strategies, _ in columns for ch in game.changes(setup, strategies)}
+        select(list(every.values()), only)
         od = claim_out(c["out"])
         with guard(od):
             import polars as pl
@@ -105,16 +108,12 @@ def values_command(game: Game) -> Callable:
             _print_verdict(con, v, "changes")
         finish(err)
 
-    extra = [
-        typer.Option([], "--tiers", help=TIERS_HELP),
-        typer.Option([], "--only", help="Only these changes (repeatable or comma-separated), e.g. fenrir,fenrir.drag."),
-    ]
-    from sim.game_cli import _param
-
+    tiers = _param("tiers", List[str], typer.Option([], "--tiers", help=TIERS_HELP))
+    only = _param("only", List[str], typer.Option([], "--only", help="Only these changes (repeatable or "
+                                                                    "comma-separated), e.g. fenrir,fenrir.drag."))
     return _command(values, [*_game_params(game), *_common(game.default_loo_games, "Games per row (and tier).",
                                                            chunk=False),
-                             *_side_params(game), _param("tiers", List[str], extra[0]),
-                             _param("only", List[str], extra[1]), _target_param()],
+                             *_side_params(game), tiers, only, _target_param()],
                     f"Values of {game.name}'s special roles and abilities by substitution: each role replaced "
                     f"by its team's plain role, each ability at its neutral value, one at a time, on the same "
                     f"games (paired), in points with 95% CIs. `loo` is the other question: the seat removed.")
