@@ -141,3 +141,5 @@ def test_target_only_when_given(tmp_path):
     html = (tmp_path / "t" / "index.html").read_text()
     inside = sum(1 for x in cells.iter_rows(named=True) if lo <= x["rate_ci_low"] and x["rate_ci_high"] <= hi)
     assert "Highlighted: the whole 95% CI lies in the target" in html and html.count('class="hit"') == inside
+    # the figures that sum every cell say so, and over which swept values
+    assert f"pooled over all {cells.height} cells, which differ in" in html

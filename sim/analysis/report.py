@@ -102,11 +102,18 @@ def build_figures(d: Loaded, out: Path, target=None) -> list[Figure]:
     tables = dict(d.tables)
     if "games" in d.cells.columns:
         tables["_cell_games"] = d.cells.select("cell", "games")
-        add("causes.png", F.causes(d.game, tables, d.games, out / "causes.png"))
-        add("length.png", F.length_hist(d.game, tables, d.cells, out / "length.png"))
-        add("when.png", F.wins_by_length(d.game, tables, out / "when.png"))
+        # these figures sum every cell: a caption says so when the cells differ in a swept value
+        pooled = (f" — pooled over all {d.cells.height} cells, which differ in {', '.join(axes)}; each value's "
+                  f"own figure needs a sweep of that value alone") if axes and d.cells.height > 1 else ""
+
+        def add_pooled(name: str, caption: str | None) -> None:
+            add(name, caption + pooled if caption else caption)
+
+        add_pooled("causes.png", F.causes(d.game, tables, d.games, out / "causes.png"))
+        add_pooled("length.png", F.length_hist(d.game, tables, d.cells, out / "length.png"))
+        add_pooled("when.png", F.wins_by_length(d.game, tables, out / "when.png"))
         for name, caption in F.game_histograms(d.game, tables, out):
-            add(name, caption)
+            add_pooled(name, caption)
     return figs
 
 
