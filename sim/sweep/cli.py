@@ -69,6 +69,9 @@ def sweep_cmd(
                    **({"target": tg.to_json(), "in_band": _in_band_cells(df, tg)} if tg else {})})
         return
     con = out_console()
+    base = "; ".join(f"{k} {v}" for k, v in sp.base.items() if v not in (None, [], {}))
+    con.print(f"settings: spec {spec}; {base + '; ' if base else ''}seed {sp.seed}", soft_wrap=True, highlight=False,
+              markup=False)
     con.print(f"[bold]{sp.game} sweep {sp.name}[/bold]: {rep.cells} cells ({rep.run} run, {rep.skipped} "
               f"already done), {rep.games:,} games in {rep.seconds:.2f} s ({rep.games_per_second:,.0f} games/s)")
     t = Table(title=f"{sp.protocol.metric} per cell (95% CI)")
