@@ -49,7 +49,7 @@ SCHEMA = {"tier": pl.String, "change": pl.String, "kind": pl.String, "holder": p
           "delta": pl.Float64, "delta_ci_low": pl.Float64, "delta_ci_high": pl.Float64,
           "value": pl.Float64, "value_ci_low": pl.Float64, "value_ci_high": pl.Float64,
           "value_points": pl.Float64, "value_ci_low_points": pl.Float64, "value_ci_high_points": pl.Float64,
-          "delta_points": pl.Float64}
+          "delta_points": pl.Float64, "note": pl.String}
 
 
 def select(changes: list[Change], only: list[str] | None) -> list[Change]:
@@ -83,9 +83,14 @@ def values(game, setup: Any, strategies: Mapping[str, Any], games: int, seed: in
     first = sides[0] if sides else ""
     rows = [{"tier": tier, "change": "(none)", "kind": "", "holder": "", "side": "", "said": "the table as given",
              "games": n0, "rate": s0 / n0, "ci_low": lo, "ci_high": hi, "delta": 0.0, "delta_ci_low": 0.0,
-             "delta_ci_high": 0.0, "delta_points": 0.0}]
+             "delta_ci_high": 0.0, "delta_points": 0.0, "note": ""}]
     for c in changes:
-        st, strat = game.change(setup, strategies, c.name)
+        try:
+            st, strat = game.change(setup, strategies, c.name)
+        except SimInputError as e:  # a variant the rules reject (a side left empty, …): said, not played
+            rows.append({"tier": tier, "change": c.name, "kind": c.kind, "holder": c.holder, "side": c.side,
+                         "said": c.said, "games": 0, "note": str(e)})
+            continue
         game.run(st, strat, games, seed, threads=threads, tables=False, **rec.kw(c.name))
         d, dlo, dhi = rec.delta("(none)", c.name)
         s1, _ = rec.totals(c.name)
@@ -97,7 +102,7 @@ def values(game, setup: Any, strategies: Mapping[str, Any], games: int, seed: in
                      "said": c.said, "games": n0, "rate": s1 / n0, "ci_low": lo, "ci_high": hi, "delta": d,
                      "delta_ci_low": dlo, "delta_ci_high": dhi, "value": v, "value_ci_low": vlo,
                      "value_ci_high": vhi, "value_points": 100 * v, "value_ci_low_points": 100 * vlo,
-                     "value_ci_high_points": 100 * vhi, "delta_points": 100 * d})
+                     "value_ci_high_points": 100 * vhi, "delta_points": 100 * d, "note": ""})
     return pl.DataFrame([{k: r.get(k) for k in SCHEMA} for r in rows], schema=SCHEMA)
 
 
@@ -147,8 +152,8 @@ def print_values(con, df: pl.DataFrame, game, tiers: list[str], games: int, seed
         cells = []
         for tier in tiers:
             x = by.get((tier, r["change"]))
-            cells.append("—" if x is None else f"{points(x['value'])} ({points(x['value_ci_low'])} … "
-                                               f"{points(x['value_ci_high'])})")
+            cells.append("—" if x is None else f"not played: {x['note']}" if x["note"] else
+                         f"{points(x['value'])} ({points(x['value_ci_low'])} … {points(x['value_ci_high'])})")
         t.add_row(r["change"], r["said"], r["side"], *cells)
     con.print(t)
     if len(tiers) > 1:
