@@ -260,16 +260,20 @@ def _print_restricted(con, df, game: Game, games: int) -> None:
 
     t = Table(title=f"{game.name}: restricted play, {games:,} games per row, paired with the full game "
                     f"({game.label()})")
-    for col in ("withheld", "rate (95% CI)", "change, points (paired 95% CI)", "value to its side, points"):
-        t.add_column(col, justify="left" if col == "withheld" else "right")
+    for col in ("withheld", "rate (95% CI)", "change, points (paired 95% CI)", "value to its side, points",
+                "competence"):
+        t.add_column(col, justify="left" if col in ("withheld", "competence") else "right")
     for r in df.iter_rows(named=True):
         if r["restricted"] == "(none)":
-            t.add_row("nothing (the full game)", f"{r['rate']:.4f} ({r['ci_low']:.4f}–{r['ci_high']:.4f})", "", "")
+            t.add_row("nothing (the full game)", f"{r['rate']:.4f} ({r['ci_low']:.4f}–{r['ci_high']:.4f})", "", "",
+                      "")
             continue
-        flag = "" if r["competent"] else "  [red]negative: the strategy would do better without it[/red]"
+        said = ("[red]not competent: the strategy would do better without it[/red]"
+                if r["competence"] == "not competent" else r["competence"])
         t.add_row(r["withheld"], f"{r['rate']:.4f} ({r['ci_low']:.4f}–{r['ci_high']:.4f})",
                   f"{100 * r['delta']:+.1f} ({100 * r['delta_ci_low']:+.1f} … {100 * r['delta_ci_high']:+.1f})",
-                  f"{100 * r['value_to_side']:+.1f} for {r['side']}{flag}")
+                  f"{100 * r['value_to_side']:+.1f} for {r['side']} ({100 * r['value_ci_low']:+.1f} … "
+                  f"{100 * r['value_ci_high']:+.1f})", said)
     con.print(t)
 
 

@@ -260,7 +260,8 @@ def _ladder_verdicts(frame, tg, sides) -> list[dict]:
             for r in frame.iter_rows(named=True)]
 
 
-_COMPETENCE_COLS = ("ability", "side", "withheld", "value_to_side", "value_ci_low", "value_ci_high", "competent")
+_COMPETENCE_COLS = ("ability", "side", "withheld", "value_to_side", "value_ci_low", "value_ci_high", "competent",
+                    "competence")
 
 
 def _competence(game, tree, m, games: int, seed: int, threads) -> dict:
@@ -274,7 +275,20 @@ def _competence(game, tree, m, games: int, seed: int, threads) -> dict:
     ab = df.filter(df["ability"] != "")
     rows = [{k: x[k] for k in _COMPETENCE_COLS} for x in ab.iter_rows(named=True)]
     return {"row": r.label, "col": c.label, "games": games, "competent": all(x["competent"] for x in rows),
-            "abilities": rows}
+            "verdict": _overall(rows), "abilities": rows}
+
+
+def _overall(rows: list[dict]) -> str:
+    """Competent only when every ability's interval clears −1 point; not competent when one
+    lies below 0; else inconclusive, with the most games any ability needs."""
+    said = [x["competence"] for x in rows]
+    if any(s == "not competent" for s in said):
+        return "not competent"
+    if all(s == "competent" for s in said):
+        return "competent"
+    needs = [int(s.split("about ")[1].split(" games")[0].replace(",", "")) for s in said if "about " in s]
+    return f"inconclusive: about {max(needs):,} games needed" if needs else \
+        "inconclusive: an estimate lies below −1 point; more games would likely say not competent"
 
 
 def _competence_text(con, game, comp: dict) -> None:
@@ -285,15 +299,18 @@ def _competence_text(con, game, comp: dict) -> None:
         return
     t = Table(title=f"competence of the strongest honest tiers: {comp['row']} vs {comp['col']} "
                     f"({comp['games']:,} games each, paired): an ability's value to its own side")
-    for h in ("ability", "side", "value to side, points", "95% CI", ""):
+    for h in ("ability", "side", "value to side, points", "95% CI", "verdict"):
         t.add_column(h, justify="right" if h in ("value to side, points", "95% CI") else "left")
     for x in comp["abilities"]:
+        bad = x["competence"] == "not competent"
         t.add_row(x["ability"], x["side"], f"{100 * x['value_to_side']:+.1f}",
                   f"[{100 * x['value_ci_low']:+.1f}, {100 * x['value_ci_high']:+.1f}]",
-                  "" if x["competent"] else "[bold red]NOT COMPETENT: the side does better without it[/bold red]")
+                  "[bold red]NOT COMPETENT: the side does better without it[/bold red]" if bad else x["competence"])
     con.print(t)
-    con.print("competent: no ability has a significantly negative value to its side" if comp["competent"] else
-              "[bold red]not competent: a side gains by giving an ability up — a stronger strategy exists[/bold red]")
+    v = comp["verdict"]
+    con.print("competent: every ability's interval lies above −1 point" if v == "competent" else
+              "[bold red]not competent: a side gains by giving an ability up — a stronger strategy exists[/bold red]"
+              if v == "not competent" else f"[yellow]{v}[/yellow] (competent needs every interval above −1 point)")
 
 
 @clean_errors
