@@ -59,8 +59,9 @@ def _common(games_default: int, games_help: str, chunk: bool = True) -> list[ins
     ps = [
         _param("games", int, typer.Option(games_default, "--games", "-n", help=games_help)),
         _param("seed", int, typer.Option(0, "--seed", help="Root seed (same seed → same results).")),
-        _param("config", List[Path], typer.Option([], "--config", help="A TOML file merged over the data; "
-                                                  "repeatable: merged in order, a later file wins.")),
+        _param("config", List[Path], typer.Option([], "--config", metavar="FILE",
+                                                  help="A TOML file merged over the data; repeatable: merged in "
+                                                       "order, a later file wins.")),
         _param("sets", List[str], typer.Option([], "--set", help="PATH=VALUE override, repeatable.")),
         _param("out", Optional[Path], typer.Option(None, "--out", help="Write parquet tables + manifest here.")),
         _param("as_json", bool, typer.Option(False, "--json", help="Print a JSON summary on stdout.")),

@@ -366,8 +366,8 @@ def equilibrium_cmd(
         con.print(f"  {side}: {mix}; exploitability {100 * e.exploitability[side]:+.1f} points "
                   f"(best response {e.best_response[side]})")
     ok = all(v <= epsilon for v in e.exploitability.values())
-    con.print(f"  {'within' if ok else '[yellow]not within[/yellow]'} ε = {epsilon:g} ({100 * epsilon:g} points) of an "
-              f"equilibrium of these tiers")
+    within = "within" if ok else "[yellow]not within[/yellow]"
+    con.print(f"  {within} ε = {epsilon:g} ({100 * epsilon:g} points) of an equilibrium of these tiers")
     for n in e.notes:
         con.print(f"  note: {n}")
     if out is not None and not err:

@@ -224,7 +224,8 @@ def render(d: Loaded, figs: list[Figure], folder: Path | None = None, target=Non
     body = "".join(f'<figure><img src="{_embedded(folder, f.file)}" alt="{html.escape(f.caption)}" '
                    f'data-file="{f.file}"><figcaption>{html.escape(f.caption)}</figcaption></figure>' for f in figs)
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-            f"<style>{CSS}</style></head><body>{head}<h2>Figures</h2>{body}{_cells_table(d, target=target)}{_tables_html(d)}"
+            f"<style>{CSS}</style></head><body>{head}<h2>Figures</h2>{body}{_cells_table(d, target=target)}"
+            f"{_tables_html(d)}"
             "</body></html>")
 
 

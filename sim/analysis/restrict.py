@@ -96,7 +96,8 @@ def restricted_play(game, setup: Any, strategies: Mapping[str, Any], games: int,
     lo, hi = wilson(s0, n0)
     sides = game.sides_of(setup)
     first = sides[0] if sides else ""
-    rows = [{"competence": None, "restricted": "(none)", "ability": "", "side": "", "withheld": "the full game", "games": n0,
+    rows = [{"competence": None, "restricted": "(none)", "ability": "", "side": "", "withheld": "the full game",
+             "games": n0,
              "rate": s0 / n0, "ci_low": lo, "ci_high": hi, "delta": 0.0, "delta_ci_low": 0.0,
              "delta_ci_high": 0.0, "value_to_side": None, "value_ci_low": None, "value_ci_high": None,
              "competent": None}]
