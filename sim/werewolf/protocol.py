@@ -200,7 +200,8 @@ class Werewolf(Game):
 
                 ab = ABILITIES[int(table[setup.role_ids.index(a.holder), RF.ABILITY])]
                 said = a.withheld + (" (count 0)" if ab == "protect" else "")
-                out.append(Change(f"{a.holder}.{ab}", "ability", a.holder, a.side, said))
+                name = {"witch": "potions"}.get(ab, ab)   # witch.potions, not witch.witch
+                out.append(Change(f"{a.holder}.{name}", "ability", a.holder, a.side, said))
         return out
 
     def change(self, setup, strategies, name):
