@@ -91,6 +91,8 @@ def test_single_run_and_matrix_and_loo_reports(tmp_path):
         report(tmp_path / name, tmp_path / f"rep-{name}")
         check_page(tmp_path / f"rep-{name}", expect[name])
     assert "the day on which loops ended by a death" in (tmp_path / "rep-looper" / "index.html").read_text()
+    # a run's settings line (its manifest's) heads its report
+    assert "Settings: player random vs scriptwriter random; seed 0." in (tmp_path / "rep-looper" / "index.html").read_text()
     # the matrix report's overall table carries the Bradley–Terry ratings and their interval
     page = (tmp_path / "rep-matrix" / "index.html").read_text(encoding="utf-8")
     assert all(f"<th>{c}</th>" in page for c in ("rating", "rating_ci_low", "rating_ci_high"))

@@ -214,6 +214,8 @@ def render(d: Loaded, figs: list[Figure], folder: Path | None = None, target=Non
     who = strategies_line(d)
     if who:
         head += f"<p>Every figure holds under these {html.escape(who)}.</p>"
+    if d.manifest.get("settings"):  # run, loo, values, ladder, …: every setting the figures depend on
+        head += f"<p>Settings: {html.escape(str(d.manifest['settings']))}.</p>"
     note = oracle_note(d)
     if note:
         head += f'<p class="oracle"><b>{html.escape(note)}</b></p>'
