@@ -145,3 +145,16 @@ def test_target_only_when_given(tmp_path):
     assert "Highlighted: the whole 95% CI lies in the target" in html and html.count('class="hit"') == inside
     # the figures that sum every cell say so, and over which swept values
     assert f"pooled over all {cells.height} cells, which differ in" in html
+
+
+def test_ladder_report_orders_tiers_and_pools_nothing(tmp_path):
+    from sim.analysis.figures import ladder_order
+
+    m = pl.DataFrame({"row": ["a", "a", "b", "b"], "col": ["x", "y", "x", "y"], "rate": [0.2, 0.4, 0.6, 0.8]})
+    assert ladder_order(m) == (["b", "a"], ["x", "y"])   # b's rows are higher; x holds the first side lower
+    r = invoke("ladder", "race", "--tiers", "p1=cautious,bold", "--tiers", "p2=bold", "--games", 300,
+               "--out", tmp_path / "lad")
+    assert r.exit_code == 0, r.output
+    report(tmp_path / "lad", tmp_path / "rep")
+    html = (tmp_path / "rep" / "index.html").read_text()
+    assert "<h2>Cells</h2>" not in html and "the strongest tiers first" in html and "table below" in html

@@ -232,18 +232,33 @@ def matrix_heatmap(matrix: pl.DataFrame, path: Path) -> str:
     return "win rate of each build (row) against each opponent (column), both first moves pooled"
 
 
+def ladder_order(ladder: pl.DataFrame) -> tuple[list[str], list[str]]:
+    """The tiers in strength order: rows by their mean rate, highest first (the first side
+    maximises it), columns by theirs, lowest first (the second side minimises it)."""
+    r = ladder.group_by("row").agg(pl.col("rate").mean()).sort(["rate", "row"], descending=[True, False])
+    c = ladder.group_by("col").agg(pl.col("rate").mean()).sort(["rate", "col"])
+    return r["row"].to_list(), c["col"].to_list()
+
+
 def ladder_heatmap(ladder: pl.DataFrame, sides: list[str], metric: str, path: Path) -> str:
-    """The skill ladder: the first side's rate for each pair of tiers; the caption."""
-    rows = list(dict.fromkeys(ladder["row"].to_list()))
-    cols = list(dict.fromkeys(ladder["col"].to_list()))
+    """The skill ladder: the first side's rate for each pair of tiers, strongest tiers first,
+    oracle tiers marked on the axes; the caption."""
+    from sim.core.views import is_oracle
+
+    rows, cols = ladder_order(ladder)
     grid = np.full((len(rows), len(cols)), np.nan)
     for r in ladder.iter_rows(named=True):
         grid[rows.index(r["row"]), cols.index(r["col"])] = r["rate"]
+
+    def mark(t: str) -> str:
+        return f"{t} (ORACLE)" if is_oracle(t.split("@")[0]) else t
+
     a, b = (sides + ["row side", "column side"])[:2] if len(sides) < 2 else sides[:2]
-    _heat(grid, cols, rows, f"{b} tier", f"{a} tier", metric, f"skill ladder: {metric} by tier", path,
-          origin="upper")
+    _heat(grid, [mark(c) for c in cols], [mark(r) for r in rows], f"{b} tier", f"{a} tier", metric,
+          f"skill ladder: {metric} by tier", path, origin="upper")
     return (f"{metric} for each {a} tier (row) against each {b} tier (column), all cells on the same random "
-            f"streams; the table above gives each cell's 95% CI")
+            f"streams; the strongest tiers first (rows by their mean rate, highest first; columns lowest first); "
+            f"(ORACLE) marks a tier that reads hidden information; the ladder table below gives each cell's 95% CI")
 
 
 def sensitivity_bars(t: pl.DataFrame, metric: str, path: Path) -> str:

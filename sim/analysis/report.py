@@ -119,8 +119,9 @@ def build_figures(d: Loaded, out: Path, target=None) -> list[Figure]:
 
 def _cells_table(d: Loaded, limit: int = 60, target=None) -> str:
     """The cells with their rates; with a target, the cells whose whole 95% CI lies in the
-    band are highlighted (and the page says so); without one, none is."""
-    if "rate" not in d.cells.columns:
+    band are highlighted (and the page says so); without one, none is. A ladder or a
+    matrix has no cells of its own: one row pooling every pair would mean nothing."""
+    if "rate" not in d.cells.columns or d.kind in ("ladder", "matrix"):
         return ""
     axes = [a for a in d.axes if a in d.cells.columns]
     cols = ["cell", *axes, "games", "rate", "rate_ci_low", "rate_ci_high"]
