@@ -158,3 +158,13 @@ def test_ladder_report_orders_tiers_and_pools_nothing(tmp_path):
     report(tmp_path / "lad", tmp_path / "rep")
     html = (tmp_path / "rep" / "index.html").read_text()
     assert "<h2>Cells</h2>" not in html and "the strongest tiers first" in html and "table below" in html
+
+
+def test_values_report(tmp_path):
+    r = invoke("werewolf", "values", "--games", 500, "--only", "fenrir,seer", "--tiers", "village=random,claims",
+               "--out", tmp_path / "v")
+    assert r.exit_code == 0, r.output
+    d = report(tmp_path / "v", tmp_path / "rep")
+    page = check_page(tmp_path / "rep", {"values"})
+    assert [f["file"].rsplit("/", 1)[-1] for f in d["figures"]] == ["values.png"]
+    assert "one bar per tier" in page["html"] and "Settings: " in page["html"]

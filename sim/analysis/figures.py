@@ -427,6 +427,35 @@ def game_histograms(game: str, tables: dict, out: Path) -> list[tuple[str, str]]
     return made
 
 
+def values_bars(values: pl.DataFrame, path: Path) -> str:
+    """``sim GAME values``: each change's value to its holder's side in points with its paired
+    95% CI, one bar per tier; the caption."""
+    d = values.filter((pl.col("change") != "(none)") & pl.col("value").is_not_null())
+    names = list(dict.fromkeys(d["change"].to_list()))
+    tiers = list(dict.fromkeys(values["tier"].to_list()))
+    h = 0.8 / max(len(tiers), 1)
+    fig, ax = plt.subplots(figsize=(7.0, 1.4 + 0.35 * max(len(names), 1) * max(1, len(tiers) * 0.6)))
+    for k, tier in enumerate(tiers):
+        t = {r["change"]: r for r in d.filter(pl.col("tier") == tier).iter_rows(named=True)}
+        ys = [i + (k - (len(tiers) - 1) / 2) * h for i, n in enumerate(names) if n in t]
+        v = np.array([100 * t[n]["value"] for n in names if n in t])
+        lo = np.array([100 * t[n]["value_ci_low"] for n in names if n in t])
+        hi = np.array([100 * t[n]["value_ci_high"] for n in names if n in t])
+        ax.barh(ys, v, height=h, xerr=[v - lo, hi - v], capsize=2, label=tier or "as given")
+    ax.set_yticks(range(len(names)), names, fontsize=8)
+    ax.invert_yaxis()
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_xlabel("value to the holder's side, points (paired 95% CI)")
+    ax.set_title("values by substitution: each role against its team's plain one, each ability off", fontsize=10)
+    if len(tiers) > 1:
+        ax.legend(fontsize=7)
+    ax.grid(axis="x", alpha=0.3)
+    save(fig, path)
+    return ("each role's and ability's value to its holder's side in points (with it − without it: a role against "
+            "its team's plain role, an ability at its neutral value), every row on the same games, paired 95% CI"
+            + (f"; one bar per tier ({'; '.join(tiers)})" if len(tiers) > 1 else ""))
+
+
 def loo_bars(loo: pl.DataFrame, path: Path) -> str:
     """Leave-one-out / restricted-play changes as bars with the 95% CI of the *paired*
     change (``delta_ci_low/high``); older tables without it get no error bars."""

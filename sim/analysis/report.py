@@ -96,6 +96,8 @@ def build_figures(d: Loaded, out: Path, target=None) -> list[Figure]:
     if "ladder" in d.tables:
         add("ladder.png", F.ladder_heatmap(d.tables["ladder"], list(d.manifest.get("sides", [])), label,
                                            out / "ladder.png"))
+    if "values" in d.tables:
+        add("values.png", F.values_bars(d.tables["values"], out / "values.png"))
     loo = loo_table(d.tables)
     if loo is not None:
         add("loo.png", F.loo_bars(loo[1], out / "loo.png"))
