@@ -168,3 +168,11 @@ def test_values_report(tmp_path):
     page = check_page(tmp_path / "rep", {"values"})
     assert [f["file"].rsplit("/", 1)[-1] for f in d["figures"]] == ["values.png"]
     assert "one bar per tier" in page["html"] and "Settings: " in page["html"]
+
+
+def test_tune_report(tmp_path):
+    r = invoke("tune", "race", "--side", "p1", "--budget", 3, "--games", 200, "--out", tmp_path / "t")
+    assert r.exit_code == 0, r.output
+    d = report(tmp_path / "t", tmp_path / "rep")
+    check_page(tmp_path / "rep", {"tune"})
+    assert [f["file"].rsplit("/", 1)[-1] for f in d["figures"]] == ["tune.png"]

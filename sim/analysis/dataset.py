@@ -109,6 +109,11 @@ def _load_run(d: Path) -> Loaded:
         m = tables["ladder"]
         cells = pl.DataFrame({"cell": [0], "games": [int(m["games"].sum())], "successes": [int(m["successes"].sum())]})
         return Loaded("ladder", game, command, [], man.get("metric", "rate"), with_rates(cells), tables, man, d)
+    if "tune" in tables:  # sim tune --out: the search trace, of the game's primary rate
+        from sim.core.game import games
+
+        metric = man.get("metric") or getattr(games().get(game), "metric", "rate")
+        return Loaded("tune", game, command, [], metric, pl.DataFrame({"cell": [0]}), tables, man, d)
     if "values" in tables:  # sim GAME values --out
         return Loaded("values", game, command, [], man.get("metric", "rate"), pl.DataFrame({"cell": [0]}), tables,
                       man, d)

@@ -427,6 +427,38 @@ def game_histograms(game: str, tables: dict, out: Path) -> list[tuple[str, str]]
     return made
 
 
+def tune_trace(trace: pl.DataFrame, man: dict, metric: str, path: Path) -> str:
+    """``sim tune``: the rate of every evaluated point in search order (each on the search's
+    common streams, with its Wilson 95% interval), and the winner and the default knobs
+    re-measured on the same fresh games; the caption."""
+    from sim.core.stats import wilson
+
+    fig, ax = plt.subplots(figsize=(7.0, 3.6))
+    for phase, colour in (("search", "tab:blue"), ("top-up", "tab:green")):
+        t = trace.filter(pl.col("phase") == phase)
+        if t.height:
+            ci = np.array([wilson(round(r * g), g) for r, g in zip(t["rate"], t["games"])])
+            r = t["rate"].to_numpy()
+            ax.errorbar(t["evaluation"].to_numpy(), r, yerr=[r - ci[:, 0], ci[:, 1] - r], fmt="o", ms=3,
+                        capsize=2, color=colour, alpha=0.7, label=f"{phase} (95% CI)")
+    for phase, style in (("final", "-"), ("baseline", "--")):
+        t = trace.filter(pl.col("phase") == phase)
+        if t.height:
+            ax.axhline(float(t["rate"][0]), ls=style, color="black", lw=1,
+                       label=f"{'tuned' if phase == 'final' else 'default knobs'} on fresh games: {t['rate'][0]:.3f}")
+    ax.set_xlabel("evaluation")
+    ax.set_ylabel(metric)
+    side, strategy = man.get("side", "?"), man.get("strategy", "?")
+    ax.set_title(wrap(f"tune {side} {strategy}: {metric} at each evaluated point"), fontsize=10)
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    save(fig, path)
+    against = ", ".join(f"{k}={v}" for k, v in (man.get("against") or {}).items())
+    return (f"{metric} at each point the search evaluated for {side}'s {strategy} against {against or 'its opponent'} "
+            f"(search and top-up points on common streams, each with its 95% CI); the lines are the winner and the "
+            f"default knobs re-measured on the same fresh games")
+
+
 def values_bars(values: pl.DataFrame, path: Path) -> str:
     """``sim GAME values``: each change's value to its holder's side in points with its paired
     95% CI, one bar per tier; the caption."""

@@ -98,6 +98,8 @@ def build_figures(d: Loaded, out: Path, target=None) -> list[Figure]:
                                            out / "ladder.png"))
     if "values" in d.tables:
         add("values.png", F.values_bars(d.tables["values"], out / "values.png"))
+    if "tune" in d.tables:
+        add("tune.png", F.tune_trace(d.tables["tune"], d.manifest, label, out / "tune.png"))
     loo = loo_table(d.tables)
     if loo is not None:
         add("loo.png", F.loo_bars(loo[1], out / "loo.png"))
