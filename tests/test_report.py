@@ -158,6 +158,10 @@ def test_ladder_report_orders_tiers_and_pools_nothing(tmp_path):
     report(tmp_path / "lad", tmp_path / "rep")
     html = (tmp_path / "rep" / "index.html").read_text()
     assert "<h2>Cells</h2>" not in html and "the strongest tiers first" in html and "table below" in html
+    # one column tier: the equilibrium is the row tier with the higher rate, played purely
+    lad = pl.read_parquet(tmp_path / "lad" / "ladder.parquet")
+    best = lad.sort("rate", descending=True)["row"][0]
+    assert "<h2>equilibrium</h2>" in html and f"p1: {best} 1.00" in html
 
 
 def test_values_report(tmp_path):

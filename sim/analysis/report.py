@@ -153,6 +153,8 @@ def _tables_html(d: Loaded) -> str:
         if name in d.tables:
             out.append(f"<h2>{name}</h2>" + d.tables[name].drop("cell", strict=False).head(60).to_pandas()
                        .to_html(index=False, float_format=lambda x: f"{x:.4f}"))
+    if "ladder" in d.tables and d.kind == "ladder":
+        out.append(_equilibrium_html(d))
     hidden = d.manifest.get("hidden_information")
     if hidden:  # sim ladder with oracle tiers and their honest twins
         import pandas as pd
@@ -166,6 +168,37 @@ def _tables_html(d: Loaded) -> str:
         out.append(f"<h2>leave one out ({loo[0]})</h2>" + loo[1].drop("cell", strict=False).to_pandas()
                    .to_html(index=False, float_format=lambda x: f"{x:.4f}", na_rep=""))
     return "".join(out)
+
+
+def _equilibrium_html(d: Loaded) -> str:
+    """The zero-sum equilibrium of the ladder's own matrix: its value and each side's mixture
+    (the same solver as ``sim equilibrium``, here on the measured rates, not on fresh games)."""
+    import numpy as np
+
+    from sim.analysis.figures import ladder_order
+    from sim.analysis.metagame import solve_zero_sum
+
+    lad = d.tables["ladder"]
+    if "value" in d.manifest and "mixture" in d.manifest:  # an equilibrium output: its own, on fresh games
+        v, mix = d.manifest["value"], d.manifest["mixture"]
+        said = "measured again on fresh games (sim equilibrium)"
+    else:
+        rows, cols = ladder_order(lad)
+        a = np.full((len(rows), len(cols)), np.nan)
+        for r in lad.iter_rows(named=True):
+            a[rows.index(r["row"]), cols.index(r["col"])] = r["rate"]
+        if np.isnan(a).any():
+            return ""
+        v, x, y = solve_zero_sum(a)
+        sides = list(d.manifest.get("sides") or ["rows", "columns"])
+        mix = {sides[0]: dict(zip(rows, x)), sides[-1]: dict(zip(cols, y))}
+        said = ("on the measured rates above (in-sample: `sim equilibrium` solves it on one measurement and "
+                "reports the value on fresh games)")
+    parts = "; ".join(f"{html.escape(str(s))}: " + ", ".join(f"{html.escape(str(k))} {w:.2f}"
+                                                             for k, w in m.items() if w > 1e-9)
+                      for s, m in mix.items())
+    return (f"<h2>equilibrium</h2><p>The meta-game's value is <b>{v:.4f}</b>, {said}; the mixtures: "
+            f"{parts}.</p>")
 
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
