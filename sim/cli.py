@@ -32,6 +32,13 @@ def _rich_broken_pipe(self) -> None:
 rich.console.Console.on_broken_pipe = _rich_broken_pipe
 
 
+# Every command but a sweep writes its --out directory at the end, atomically (sim.core.outdir):
+# an interrupted one has written nothing, and the same command with the same seed starts over.
+INTERRUPTED = ("interrupted: nothing was written (an --out directory this command was creating is removed, an "
+               "older one is kept as it was); run the same command again to start over (the same seed plays "
+               "the same games)")
+
+
 class SimGroup(TyperGroup):
     """The root command: every failure is one ``error:`` line on stderr, never a traceback.
 
@@ -42,8 +49,11 @@ class SimGroup(TyperGroup):
     def invoke(self, ctx: typer.Context):
         try:
             return super().invoke(ctx)
-        except (typer.Exit, cx.ClickException, typer.Abort, KeyboardInterrupt):
+        except (typer.Exit, cx.ClickException, typer.Abort):
             raise
+        except KeyboardInterrupt:  # a sweep says more itself (its finished cells are kept)
+            typer.echo(INTERRUPTED, err=True)
+            raise typer.Exit(130)
         except BrokenPipeError:
             _quiet_stdout()
             raise typer.Exit(0)
@@ -104,11 +114,15 @@ app = typer.Typer(
 
 
 def _register() -> None:
+    from sim.analysis.values_cli import values_command
     from sim.core.game import games
-    from sim.game_cli import game_app
+    from sim.game_cli import game_app, has_values
 
     for name, game in games().items():  # built-in games, then installed ones (entry points)
-        app.add_typer(game_app(game), name=name, help=game.title)
+        sub = game_app(game)
+        if has_values(game):
+            sub.command("values")(values_command(game))
+        app.add_typer(sub, name=name, help=game.title)
 
     from sim.sweep.cli import compare_cmd, sweep_cmd
 

@@ -17,6 +17,8 @@ from sim.core.cliutil import claim_out, clean_errors, emit_json, finish, guard, 
 from sim.core.console import out_console
 from sim.core.game import Game
 from sim.core.knobs import parse_spec, spec_sets
+from sim.core.target import parse_target
+from sim.core.units import rows_with_points, with_points
 from sim.core.trace import matches, parse_find, print_trace, trace_lines
 from sim.core.views import oracle_label, oracles
 from sim.errors import SimInputError
@@ -57,7 +59,9 @@ def _common(games_default: int, games_help: str, chunk: bool = True) -> list[ins
     ps = [
         _param("games", int, typer.Option(games_default, "--games", "-n", help=games_help)),
         _param("seed", int, typer.Option(0, "--seed", help="Root seed (same seed → same results).")),
-        _param("config", Optional[Path], typer.Option(None, "--config", help="A TOML file merged over the data.")),
+        _param("config", List[Path], typer.Option([], "--config", metavar="FILE",
+                                                  help="A TOML file merged over the data; repeatable: merged in "
+                                                       "order, a later file wins.")),
         _param("sets", List[str], typer.Option([], "--set", help="PATH=VALUE override, repeatable.")),
         _param("out", Optional[Path], typer.Option(None, "--out", help="Write parquet tables + manifest here.")),
         _param("as_json", bool, typer.Option(False, "--json", help="Print a JSON summary on stdout.")),
@@ -87,6 +91,65 @@ def _command(fn: Callable, params: list[inspect.Parameter], doc: str) -> Callabl
     return clean_errors(cmd)
 
 
+TARGET_HELP = ("The designer's target for the first side's win rate: LOW:HIGH (e.g. 0.45:0.55) or one rate "
+               "(0.5 means 0.48:0.52); the output ends with a verdict against it. No target, no verdict.")
+
+
+def _target_param() -> inspect.Parameter:
+    return _param("target", Optional[str], typer.Option(None, "--target", help=TARGET_HELP))
+
+
+def _under(labels: dict) -> str:
+    """The strategies a verdict holds under (``village claims vs wolves random``)."""
+    return " vs ".join(f"{s} {v}" for s, v in labels.items())
+
+
+def _run_verdict(game: Game, setup, res, target, labels) -> dict:
+    from sim.core.stats import wilson
+    from sim.core.target import verdict
+
+    k, n = game.primary(res.totals)
+    lo, hi = wilson(k, n)
+    return verdict(target, k / n, lo, hi, game.sides_of(setup), _under(labels))
+
+
+def _loo_verdict(game: Game, setup, df, target, labels) -> dict:
+    """The full table's verdict and the rows (seats removed) that land in the band alone."""
+    sides = game.sides_of(setup)
+    pre = "" if "ci_low" in df.columns else f"{sides[0]}_"
+    rate = next(c for c in (game.metric, f"{sides[0]}_win_rate" if sides else "") if c in df.columns)
+    return _rows_verdict(game, setup, df.to_dicts(), target, labels, df.columns[0], rate, f"{pre}ci_low",
+                         f"{pre}ci_high")
+
+
+def _rows_verdict(game: Game, setup, rows: list, target, labels, key: str, rate: str = "rate",
+                  low: str = "ci_low", high: str = "ci_high") -> dict:
+    """The verdict of the first row (the table as given) and the other rows that land in the
+    band on their own (``into_band``, each named by its ``key``)."""
+    from sim.core.target import into_band, verdict
+
+    base = rows[0]
+    ver = verdict(target, base[rate], base[low], base[high], game.sides_of(setup), _under(labels))
+    moves = into_band(target, rows[1:], key, rate, low, high)
+    return {"target": target.to_json(), "verdict": ver, "into_band": [{"change": m.pop(key), **m} for m in moves]}
+
+
+def _settings(game: Game, setup, labels: dict, c: dict, opts: dict) -> str:
+    """The settings line of a command's output (:func:`sim.core.settings.settings_line`)."""
+    from sim.core.settings import settings_line
+
+    return settings_line(game, setup, labels, c["config_files"], c["sets"], opts, c["seed"])
+
+
+def _print_verdict(con, tv: dict, what: str) -> None:
+    """The verdict, last: the table against the target, then what alone brings it into the band."""
+    from sim.core.target import into_band_text
+
+    if tv.get("verdict"):
+        con.print(f"[bold]verdict[/bold]: {tv['verdict']['text']}", soft_wrap=True)
+        con.print("  " + into_band_text(tv["into_band"], "change", what), soft_wrap=True)
+
+
 def check_first_game(first: int, games: int) -> None:
     """``--first-game``: non-negative, and the games it asks for exist."""
     if first < 0:
@@ -99,7 +162,30 @@ def _split(game: Game, kw: dict) -> tuple[dict, dict, dict]:
     """(build options, strategy names per side, common options)."""
     opts = {o.name: kw.pop(o.name) for o in game.options}
     sides = {s: kw.pop(f"side_{s}") for s in game.sides if f"side_{s}" in kw}
+    if "config" in kw:
+        kw["config_files"] = list(kw["config"] or [])
+        kw["config"] = merged_config(game, kw["config_files"])
     return opts, sides, kw
+
+
+def merged_config(game: Game, files: list[Path]):
+    """``--config`` given 0, 1 or more times: None, the file itself, or the files merged in
+    order (a later file wins; each checked against the game's keys under its own name). An
+    empty file is a warning: it changes nothing, which is rarely what was meant."""
+    from sim.core.config import deep_merge, load_toml
+    from sim.core.schema import check_keys
+
+    merged: dict = {}
+    for f in files:
+        data = load_toml(f)
+        if not data:
+            typer.echo(f"warning: {f} is empty (no keys): it changes nothing", err=True)
+        if game.schema is not None:
+            check_keys(data, game.schema, str(f))
+        merged = deep_merge(merged, data)
+    if len(files) <= 1:
+        return files[0] if files else None
+    return merged
 
 
 def _strategies(game: Game, sides: dict, sets: list) -> tuple[dict, list, dict]:
@@ -117,6 +203,7 @@ def run_command(game: Game) -> Callable:
     """``sim GAME run`` for one game."""
     def run(**kw):
         opts, sides, c = _split(game, kw)
+        target = parse_target(c.pop("target"))
         check_run_counts(c["games"], c["threads"], c["chunk_size"])
         check_first_game(c["first_game"], c["games"])
         strategies, sets, labels = _strategies(game, sides, c["sets"])  # bad names fail before any game
@@ -136,27 +223,35 @@ def run_command(game: Game) -> Callable:
                            **(rec.kw("as played") if rec else {"chunk_size": c["chunk_size"]}))
             if fm is not None:
                 res.tables = {**res.tables, "first_mover": _first_mover(game, fm, strategies, c, rec, res)}
+            ver = _run_verdict(game, setup, res, target, labels) if target else None
+            tv = {"target": target.to_json(), "verdict": ver} if target else {}
+            settings = _settings(game, setup, labels, c, opts)
             err = save_tables(od, res.tables, manifest(game.name, game.config_of(setup), c["seed"], {
                 "games": c["games"], "first_game": c["first_game"], "command": f"sim {game.name} run",
-                "tables": sorted(res.tables), **_names(strategies, labels), **game.manifest_extra(setup, opts)}))
+                "settings": settings, "config_files": [str(f) for f in c["config_files"]], "sets": c["sets"],
+                "tables": sorted(res.tables), **_names(strategies, labels), **game.manifest_extra(setup, opts), **tv}))
         if c["as_json"]:
-            fmj = {"first_mover": res.tables["first_mover"].row(0, named=True)} if fm is not None else {}
-            emit_json({**game.to_json(res), **_oracle_json(strategies), **fmj})
+            fmj = {"first_mover": with_points(res.tables["first_mover"].row(0, named=True))} if fm is not None else {}
+            emit_json({**game.to_json(res), "settings": settings, **_oracle_json(strategies), **fmj, **tv})
             return finish(err)
         con = out_console()
         _print_oracles(con, strategies)
+        con.print(f"settings: {settings}", soft_wrap=True, highlight=False, markup=False)
         game.print_run(res, con)
         if fm is not None:
             r = res.tables["first_mover"].row(0, named=True)
             con.print(f"first mover ({r['rule']}): {game.label()} {r['rate']:.4f} with {r['as_played']}, "
                       f"{r['swapped_rate']:.4f} with {r['swapped']} on the same games: moving first as played "
-                      f"changes it by {r['advantage']:+.4f} (paired 95% CI {r['advantage_ci_low']:+.4f} … "
-                      f"{r['advantage_ci_high']:+.4f})")
+                      f"changes it by {100 * r['advantage']:+.1f} points (paired 95% CI "
+                      f"{100 * r['advantage_ci_low']:+.1f} … {100 * r['advantage_ci_high']:+.1f})")
         if c["out"] is not None and not err:
             con.print(f"parquet tables and manifest written to [bold]{c['out']}[/bold]")
+        if ver:
+            con.print(f"[bold]verdict[/bold]: {ver['text']}", soft_wrap=True)
         finish(err)
 
-    return _command(run, [*_game_params(game), *_common(game.default_games, "Games to play."), *_side_params(game)],
+    return _command(run, [*_game_params(game), *_common(game.default_games, "Games to play."), *_side_params(game),
+                          _target_param()],
                     f"Play GAMES games of {game.name}: the {game.metric.replace('_', ' ')} with its 95% CI and "
                     f"the game's tables.")
 
@@ -166,16 +261,20 @@ def _print_restricted(con, df, game: Game, games: int) -> None:
 
     t = Table(title=f"{game.name}: restricted play, {games:,} games per row, paired with the full game "
                     f"({game.label()})")
-    for col in ("withheld", "rate (95% CI)", "change (paired 95% CI)", "value to its side"):
-        t.add_column(col, justify="left" if col == "withheld" else "right")
+    for col in ("withheld", "rate (95% CI)", "change, points (paired 95% CI)", "value to its side, points",
+                "competence"):
+        t.add_column(col, justify="left" if col in ("withheld", "competence") else "right")
     for r in df.iter_rows(named=True):
         if r["restricted"] == "(none)":
-            t.add_row("nothing (the full game)", f"{r['rate']:.4f} ({r['ci_low']:.4f}–{r['ci_high']:.4f})", "", "")
+            t.add_row("nothing (the full game)", f"{r['rate']:.4f} ({r['ci_low']:.4f}–{r['ci_high']:.4f})", "", "",
+                      "")
             continue
-        flag = "" if r["competent"] else "  [red]negative: the strategy would do better without it[/red]"
+        said = ("[red]not competent: the strategy would do better without it[/red]"
+                if r["competence"] == "not competent" else r["competence"])
         t.add_row(r["withheld"], f"{r['rate']:.4f} ({r['ci_low']:.4f}–{r['ci_high']:.4f})",
-                  f"{r['delta']:+.4f} ({r['delta_ci_low']:+.4f} … {r['delta_ci_high']:+.4f})",
-                  f"{r['value_to_side']:+.4f} for {r['side']}{flag}")
+                  f"{100 * r['delta']:+.1f} ({100 * r['delta_ci_low']:+.1f} … {100 * r['delta_ci_high']:+.1f})",
+                  f"{100 * r['value_to_side']:+.1f} for {r['side']} ({100 * r['value_ci_low']:+.1f} … "
+                  f"{100 * r['value_ci_high']:+.1f})", said)
     con.print(t)
 
 
@@ -183,11 +282,13 @@ def loo_command(game: Game) -> Callable:
     """``sim GAME loo`` for one game."""
     def loo(**kw):
         opts, sides, c = _split(game, kw)
+        target = parse_target(c.pop("target"))
         restrict, only = c.pop("restrict", False), [x for a in c.pop("ability", []) for x in a.split(",") if x]
         check_run_counts(c["games"], c["threads"], DEFAULT_CHUNK)
         strategies, sets, labels = _strategies(game, sides, c["sets"])
         setup = game.setup(c["config"], sets, **opts)
         names = _names(strategies, labels)
+        settings = {"settings": _settings(game, setup, labels, c, opts)}
         if only and not restrict:
             raise SimInputError("--ability is for --restrict (restricted play)")
         if not restrict and not game.has_loo:
@@ -202,32 +303,41 @@ def loo_command(game: Game) -> Callable:
             with guard(od):
                 df = restricted_play(game, setup, strategies, c["games"], c["seed"], only=only or None,
                                      threads=c["threads"])
+                tv = {**_rows_verdict(game, setup, df.to_dicts(), target, labels, "withheld"), **settings} if target \
+                    else settings
                 err = save_tables(od, {"restricted_play": df}, manifest(game.name, game.config_of(setup), c["seed"], {
                     "games_per_row": c["games"], "command": f"sim {game.name} loo --restrict", **names,
-                    **game.manifest_extra(setup, opts)}))
+                    **game.manifest_extra(setup, opts), **tv}))
             if c["as_json"]:
-                emit_json({"games_per_row": c["games"], **names, "metric": game.metric, "rows": df.to_dicts()})
+                emit_json({"games_per_row": c["games"], **names, "metric": game.metric,
+                           "rows": rows_with_points(df.to_dicts()), **tv})
                 return finish(err)
             con = out_console()
             _print_oracles(con, strategies)
+            con.print(f"settings: {settings['settings']}", soft_wrap=True, highlight=False, markup=False)
             _print_restricted(con, df, game, c["games"])
             if c["out"] is not None and not err:
                 con.print(f"parquet table and manifest written to [bold]{c['out']}[/bold]")
+            _print_verdict(con, tv, "abilities withheld")
             return finish(err)
         od = claim_out(c["out"])
         with guard(od):
             df = game.leave_one_out(setup, strategies, c["games"], c["seed"], threads=c["threads"])
+            tv = {**_loo_verdict(game, setup, df, target, labels), **settings} if target else settings
             err = save_tables(od, {"leave_one_out": df}, manifest(game.name, game.config_of(setup), c["seed"], {
                 "games_per_row": c["games"], "command": f"sim {game.name} loo", **names, **game.manifest_extra(setup, opts),
-                **game.loo_manifest(setup)}))
+                **game.loo_manifest(setup), **tv}))
         if c["as_json"]:
-            emit_json({"games_per_row": c["games"], **names, **game.loo_manifest(setup), "rows": df.to_dicts()})
+            emit_json({"games_per_row": c["games"], **names, **game.loo_manifest(setup),
+                       "rows": rows_with_points(df.to_dicts()), **tv})
             return finish(err)
         con = out_console()
         _print_oracles(con, strategies)
+        con.print(f"settings: {settings['settings']}", soft_wrap=True, highlight=False, markup=False)
         game.print_loo(df, setup, strategies, c["games"], con)
         if c["out"] is not None and not err:
             con.print(f"parquet table and manifest written to [bold]{c['out']}[/bold]")
+        _print_verdict(con, tv, "seats removed")
         finish(err)
 
     restrict = [_param("restrict", bool, typer.Option(False, "--restrict", help="Restricted play: withhold each "
@@ -236,7 +346,7 @@ def loo_command(game: Game) -> Callable:
                 _param("ability", List[str], typer.Option([], "--ability", help="With --restrict: only these "
                                                            "abilities (repeatable or comma-separated)."))]
     return _command(loo, [*_game_params(game), *_common(game.default_loo_games, "Games per row.", chunk=False),
-                          *_side_params(game), *restrict],
+                          *_side_params(game), *restrict, _target_param()],
                     f"Leave one out: the {game.metric.replace('_', ' ')} with each removable part of the "
                     f"setup removed in turn, the same seed for every row (common random numbers).")
 
@@ -349,8 +459,14 @@ def params_command(game: Game) -> Callable:
                     f"List every parameter of {game.name} a sweep, balance or --set can change, with its value.")
 
 
+def has_values(game: Game) -> bool:
+    """Whether ``sim GAME values`` has anything to value (sim.analysis.values_cli adds it)."""
+    return type(game).changes is not Game.changes or type(game).abilities is not Game.abilities
+
+
 def game_app(game: Game) -> typer.Typer:
-    """The ``sim GAME …`` command group of one game."""
+    """The ``sim GAME …`` command group of one game (``values`` is added by sim.cli, which
+    imports both this module and sim.analysis.values_cli, so neither imports the other's user)."""
     app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                       rich_markup_mode=None, help=game.title)
     app.command("run")(run_command(game))

@@ -112,17 +112,19 @@ def test_two_parameters_hit_and_an_independent_run_agrees(tmp_path):
     assert abs(check["village_win_rate"] - 0.75) <= 0.01 + 4 * se
 
 
-BAD = [
-    ("game = 'trpg'\n[base]\nscenario = 'duel.toml'", "params"),
-    ("game = 'trpg'\n[base]\nscenario = 'duel.toml'\n[[params]]\npath = 'characters.y.hp'\nlow = 9\nhigh = 3",
-     "empty range"),
-    ("game = 'trpg'\n[base]\nscenario = 'duel.toml'\n[[params]]\npath = 'characters.z.hp'\nlow = 1\nhigh = 3",
-     "unknown parameter path"),
-    ("game = 'trpg'\n[base]\nscenario = 'duel.toml'\n[[params]]\npath = 'characters.y.hp'\nlow = -5\nhigh = 3",
-     "characters.y.hp"),
+BAD = [  # each with a target (a spec needs one), so that the error is the one named
+    ("game = 'trpg'\ntarget = 0.5\n[base]\nscenario = 'duel.toml'", "params"),
+    ("game = 'trpg'\ntarget = 0.5\n[base]\nscenario = 'duel.toml'\n[[params]]\npath = 'characters.y.hp'\nlow = 9\n"
+     "high = 3", "empty range"),
+    ("game = 'trpg'\ntarget = 0.5\n[base]\nscenario = 'duel.toml'\n[[params]]\npath = 'characters.z.hp'\nlow = 1\n"
+     "high = 3", "unknown parameter path"),
+    ("game = 'trpg'\ntarget = 0.5\n[base]\nscenario = 'duel.toml'\n[[params]]\npath = 'characters.y.hp'\nlow = -5\n"
+     "high = 3", "characters.y.hp"),
     ("game = 'trpg'\ntarget = 1.5\n[base]\nscenario = 'duel.toml'\n[[params]]\npath = 'characters.y.hp'\nlow = 1\nhigh = 3",
      "target"),
-    ("game = 'werewolf'\n[[params]]\npath = 'count.seer'\nvalues = [1]", "at least two"),
+    ("game = 'trpg'\n[base]\nscenario = 'duel.toml'\n[[params]]\npath = 'characters.y.hp'\nlow = 1\nhigh = 3",
+     "target: missing"),
+    ("game = 'werewolf'\ntarget = 0.3\n[[params]]\npath = 'count.seer'\nvalues = [1]", "at least two"),
 ]
 
 

@@ -92,7 +92,7 @@ def test_exact_json_matches_solver():
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     assert d["village_win"] == pytest.approx(float(exact_village_win(2, 6, 1, vote_rule="random_lynch")))
-    r = invoke("werewolf", "exact", "--all-variants", "--json")
+    r = invoke("werewolf", "exact", "--roles", "werewolf*2,villager*7,seer", "--all-variants", "--json")
     assert len(json.loads(r.stdout)) == 12
 
 

@@ -46,6 +46,7 @@ RUNS = {
     "ladder competence": ["ladder", "race", "--tiers", "p1=bold", "--tiers", "p2=bold", "--games", 200,
                           "--competence"],
     "restrict": ["race", "loo", "--restrict", "--games", 200],
+    "values": ["werewolf", "values", "--games", 60, "--only", "fenrir,fenrir.drag"],
     # the player tiers pinned: the issue-14 players (bayes, planner) cost minutes of compiling
     "equilibrium": ["equilibrium", "looper", "--tiers", "player=random,cautious,deducer,oracle_key", "--games", 40],
     "tune": ["tune", "race", "--side", "p1", "--budget", 3, "--games", 200],

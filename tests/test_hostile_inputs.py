@@ -37,9 +37,12 @@ def _files(tmp: Path) -> dict[str, str]:
                               "values = [1, 2]\n",
         "sweep_empty_axis.toml": "game = \"werewolf\"\nname = \"x\"\ngames = 100\n[[axes]]\n"
                                  "path = \"variants.max_runoffs\"\nvalues = []\n",
+        "sweep_dup_axis.toml": "game = \"werewolf\"\nname = \"x\"\ngames = 100\n[[axes]]\n"
+                               "path = \"variants.max_runoffs\"\nvalues = [1, 2, 1]\n",
         "sweep_huge.toml": "game = \"werewolf\"\nname = \"x\"\ngames = 1000000000000\n[[axes]]\n"
                            "path = \"variants.max_runoffs\"\nvalues = [1, 2]\n",
         "balance_typo.toml": (EX / "balance" / "werewolf_fenrir.toml").read_text() + "\ntargte = 0.3\n",
+        "balance_notarget.toml": (EX / "balance" / "werewolf_fenrir.toml").read_text().replace("target = 0.25", ""),
         "balance_game.toml": "game = \"chess\"\n[[params]]\npath = \"x\"\nlow = 0\nhigh = 1\n",
         "variants_int.toml": "variants = 3\n",
         "composition_typo.toml": "[composition]\ndefault = \"werewolf*2,villagr*6\"\n",
@@ -94,6 +97,14 @@ CASES = [
     ["trpg", "run", str(ALLEY), "--set", "characters.nobody.hp=3"],
     ["trpg", "run", str(ALLEY), "--set", "characters.aoi.hp=abc"],
     ["trpg", "run", str(ALLEY), "--set", "rules.max_round=5"],
+    # targets and values
+    ["werewolf", "run", "--games", "100", "--target", "45:55"],
+    ["werewolf", "loo", "--games", "100", "--target", "0.6:0.4"],
+    ["werewolf", "values", "--games", "100", "--target", "x"],
+    ["werewolf", "values", "--games", "100", "--only", "fenrri"],
+    ["werewolf", "values", "--games", "100", "--tiers", "village=random,claims", "--tiers", "wolves=random,claims,trusting"],
+    ["trpg", "values", str(ALLEY), "--games", "100", "--only", "aoi.weapon.bazooka"],
+    ["race", "values", "--games", "100", "--tiers", "p3=bold"],
     # compositions
     ["werewolf", "run", "--roles", "werewolf,villager*100000000000"],
     ["werewolf", "run", "--roles", "dragon,villager*3"],
@@ -119,6 +130,8 @@ CASES = [
     ["sweep", "sweep_nogame.toml", "--out", "sw"],
     ["sweep", "sweep_badpath.toml", "--out", "sw"],
     ["sweep", "sweep_empty_axis.toml", "--out", "sw"],
+    ["sweep", "sweep_dup_axis.toml", "--out", "sw"],
+    ["sweep", "sweep_dup_axis.toml", "--dry-run"],
     ["sweep", "sweep_huge.toml", "--out", "sw"],
     ["sweep", str(EX / "sweeps" / "werewolf_seer.toml"), "--games", str(10**12), "--out", "sw"],
     ["sweep", str(EX / "sweeps" / "werewolf_seer.toml"), "--dask", "tcp://nonsense", "--out", "sw"],
@@ -133,6 +146,7 @@ CASES = [
     ["balance", "adir"],
     ["balance", "balance_typo.toml", "--out", "bal"],
     ["balance", "balance_game.toml", "--out", "bal"],
+    ["balance", "balance_notarget.toml", "--out", "bal"],
     ["balance", str(EX / "balance" / "werewolf_fenrir.toml"), "--out", "afile"],
     ["balance", str(EX / "balance" / "werewolf_fenrir.toml"), "--tolerance", "x"],
     # numbers past the kernels' int64 (an OverflowError, not a user's error, before)

@@ -23,6 +23,17 @@ def invoke(*args):
     return runner.invoke(app, list(args))
 
 
+def fractions(rows: list[dict]) -> list[dict]:
+    """JSON rows without the points beside each difference (the parquet keeps fractions only);
+    each ``<key>_points`` is checked to be ``<key>`` × 100 on the way."""
+    for r in rows:
+        for k, v in r.items():
+            if k.endswith("_points"):
+                base = r[k.removesuffix("_points")]
+                assert (v is None and base is None) or v == pytest.approx(100 * base), k
+    return [{k: v for k, v in r.items() if not k.endswith("_points")} for r in rows]
+
+
 def _bad(args, match, tmp_path):
     out = tmp_path / "out"
     r = invoke(*args, "--out", str(out))
@@ -140,13 +151,14 @@ def test_looper_cli_json_out_and_invalid_rosters(tmp_path):
     assert d["games_per_row"] == 800 and d["player"] == "random" and d["scriptwriter"] == "random"
     rows = d["rows"]
     assert set(rows[0]) == {"removed", "player_win_rate", "ci_low", "ci_high", "delta", "delta_ci_low",
-                            "delta_ci_high", "games", "note"}
+                            "delta_ci_high", "games", "note", "delta_points", "delta_ci_low_points",
+                            "delta_ci_high_points"}   # JSON adds each difference in points beside it
     assert rows[0]["removed"] == "(none)" and rows[0]["ci_low"] <= rows[0]["player_win_rate"] <= rows[0]["ci_high"]
     for x in rows[1:]:
         assert x["player_win_rate"] is None and x["delta"] is None and x["games"] is None
         assert "permanent_moves" in x["note"]
     assert "die_if_with" in next(x["note"] for x in rows if x["removed"] == "yakuza")
-    assert pl.read_parquet(out / "leave_one_out.parquet").to_dicts() == rows
+    assert pl.read_parquet(out / "leave_one_out.parquet").to_dicts() == fractions(rows)
     m = json.loads((out / "_manifest.json").read_text())
     assert m["command"] == "sim looper loo" and m["game"] == "looper" and m["games_per_row"] == 800
     assert m["config"]["rules"]["permanent_moves"] == 24
@@ -233,12 +245,13 @@ def test_trpg_last_member_of_a_side_cannot_be_removed(tmp_path):
     assert set(rows[0]) == {"removed", "side", "players_win_rate", "players_ci_low", "players_ci_high",
                             "players_delta", "kaii_win_rate", "kaii_ci_low", "kaii_ci_high", "kaii_delta",
                             "players_delta_ci_low", "players_delta_ci_high", "draw_rate", "draw_delta", "games",
-                            "note"}
+                            "note", "players_delta_points", "kaii_delta_points", "players_delta_ci_low_points",
+                            "players_delta_ci_high_points", "draw_delta_points"}
     shade = rows[-1]
     assert shade["removed"] == "shade" and "only member of side 'kaii'" in shade["note"]
     assert all(shade[k] is None for k in shade if k not in ("removed", "side", "note"))
     assert all(x["games"] == 500 and x["note"] == "" for x in rows[:-1])
-    assert pl.read_parquet(out / "leave_one_out.parquet").to_dicts() == rows
+    assert pl.read_parquet(out / "leave_one_out.parquet").to_dicts() == fractions(rows)
     m = json.loads((out / "_manifest.json").read_text())
     assert m["command"] == "sim trpg loo" and m["games_per_row"] == 500 and m["scenario_file"] == ALLEY
     assert m["config"]["characters"]["host"]["side"] == "players"

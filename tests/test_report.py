@@ -91,6 +91,8 @@ def test_single_run_and_matrix_and_loo_reports(tmp_path):
         report(tmp_path / name, tmp_path / f"rep-{name}")
         check_page(tmp_path / f"rep-{name}", expect[name])
     assert "the day on which loops ended by a death" in (tmp_path / "rep-looper" / "index.html").read_text()
+    # a run's settings line (its manifest's) heads its report
+    assert "Settings: player random vs scriptwriter random; seed 0." in (tmp_path / "rep-looper" / "index.html").read_text()
     # the matrix report's overall table carries the Bradley–Terry ratings and their interval
     page = (tmp_path / "rep-matrix" / "index.html").read_text(encoding="utf-8")
     assert all(f"<th>{c}</th>" in page for c in ("rating", "rating_ci_low", "rating_ci_high"))
@@ -122,3 +124,59 @@ def test_bad_report_inputs_exit_2(tmp_path):
     # one sweep of the two is fine
     sd = next((tmp_path / "two").glob("game=looper/sweep=*"))
     assert invoke("report", sd, "--out", tmp_path / "rep").exit_code == 0
+
+
+def test_target_only_when_given(tmp_path):
+    """No target: no highlighted cell, no word of one; with --target the highlighted rows are
+    exactly the cells whose whole interval lies in the band (read from the dataset)."""
+    from sim.analysis.dataset import load
+
+    assert invoke("sweep", EX / "werewolf_seer.toml", "--games", 400, "--out", tmp_path / "data",
+                  "--json").exit_code == 0
+    report(tmp_path / "data", tmp_path / "plain")
+    html = (tmp_path / "plain" / "index.html").read_text().replace(str(tmp_path), "")  # the test's own name
+    assert "Highlighted" not in html and 'class="hit"' not in html and "50%" not in html and "target" not in html
+    cells = load(tmp_path / "data").cells
+    lo, hi = sorted(cells["rate"].to_list())[len(cells) // 2] - 0.1, 0.95   # a band some cells lie in
+    r = invoke("report", tmp_path / "data", "--out", tmp_path / "t", "--json", "--target", f"{lo}:{hi}")
+    assert r.exit_code == 0, r.output
+    html = (tmp_path / "t" / "index.html").read_text()
+    inside = sum(1 for x in cells.iter_rows(named=True) if lo <= x["rate_ci_low"] and x["rate_ci_high"] <= hi)
+    assert "Highlighted: the whole 95% CI lies in the target" in html and html.count('class="hit"') == inside
+    # the figures that sum every cell say so, and over which swept values
+    assert f"pooled over all {cells.height} cells, which differ in" in html
+
+
+def test_ladder_report_orders_tiers_and_pools_nothing(tmp_path):
+    from sim.analysis.figures import ladder_order
+
+    m = pl.DataFrame({"row": ["a", "a", "b", "b"], "col": ["x", "y", "x", "y"], "rate": [0.2, 0.4, 0.6, 0.8]})
+    assert ladder_order(m) == (["b", "a"], ["x", "y"])   # b's rows are higher; x holds the first side lower
+    r = invoke("ladder", "race", "--tiers", "p1=cautious,bold", "--tiers", "p2=bold", "--games", 300,
+               "--out", tmp_path / "lad")
+    assert r.exit_code == 0, r.output
+    report(tmp_path / "lad", tmp_path / "rep")
+    html = (tmp_path / "rep" / "index.html").read_text()
+    assert "<h2>Cells</h2>" not in html and "the strongest tiers first" in html and "table below" in html
+    # one column tier: the equilibrium is the row tier with the higher rate, played purely
+    lad = pl.read_parquet(tmp_path / "lad" / "ladder.parquet")
+    best = lad.sort("rate", descending=True)["row"][0]
+    assert "<h2>equilibrium</h2>" in html and f"p1: {best} 1.00" in html
+
+
+def test_values_report(tmp_path):
+    r = invoke("werewolf", "values", "--games", 500, "--only", "fenrir,seer", "--tiers", "village=random,claims",
+               "--out", tmp_path / "v")
+    assert r.exit_code == 0, r.output
+    d = report(tmp_path / "v", tmp_path / "rep")
+    page = check_page(tmp_path / "rep", {"values"})
+    assert [f["file"].rsplit("/", 1)[-1] for f in d["figures"]] == ["values.png"]
+    assert "one bar per tier" in page["html"] and "Settings: " in page["html"]
+
+
+def test_tune_report(tmp_path):
+    r = invoke("tune", "race", "--side", "p1", "--budget", 3, "--games", 200, "--out", tmp_path / "t")
+    assert r.exit_code == 0, r.output
+    d = report(tmp_path / "t", tmp_path / "rep")
+    check_page(tmp_path / "rep", {"tune"})
+    assert [f["file"].rsplit("/", 1)[-1] for f in d["figures"]] == ["tune.png"]

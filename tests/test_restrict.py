@@ -29,3 +29,16 @@ def test_pairing_narrows_the_interval_when_games_are_shared():
     _, paired = _coverage(True, rng, reps=100)
     _, indep = _coverage(False, rng, reps=100)
     assert paired < 0.5 * indep
+
+
+def test_competence_needs_power():
+    """Competent only when the whole interval clears −1 point; not competent below 0; in
+    between, the games per row that would narrow the interval past −1 point (∝ 1/√games)."""
+    from sim.analysis.restrict import competence_verdict
+
+    assert competence_verdict(0.05, 0.02, 0.08, 100) == ("competent", None)
+    assert competence_verdict(-0.05, -0.08, -0.02, 100) == ("not competent", None)
+    # ±10 points at 100 games around +1 point: the half-width must fall to 2 points (1 − (−1)): 25× the games
+    v, n = competence_verdict(0.01, -0.09, 0.11, 100)
+    assert v == "inconclusive" and n == 2500
+    assert competence_verdict(-0.02, -0.05, 0.01, 1000) == ("inconclusive", None)  # the estimate below −1 point

@@ -2,7 +2,7 @@
 
     game = "trpg"
     seed = 1
-    target = 0.5               # default 0.5
+    target = 0.5               # required (here or --target): the rate you aim for; no default
     tolerance = 0.01           # the 95% CI half-width a final answer must reach
     max_games = 5000000        # budget over the whole search
     [base]
@@ -94,7 +94,9 @@ class BalanceSpec:
 def parse_balance(raw: dict, source: Path | None = None, *, target=None, tolerance=None, seed=None) -> BalanceSpec:
     """Check a balance spec's table (every key, every knob) and return its :class:`BalanceSpec`."""
     ad = spec_game(raw, "balance spec", TOP, "params", PARAM_SCHEMA, "trpg")
-    t = raw.get("target", 0.5) if target is None else target
+    t = raw.get("target") if target is None else target
+    if t is None:  # the designer's, never assumed (issue 39: no default 50%)
+        raise SimInputError("target: missing; say the rate you aim for (target = 0.45 in the spec, or --target 0.45)")
     tol = raw.get("tolerance", 0.01) if tolerance is None else tolerance
     s = raw.get("seed", 0) if seed is None else seed
     if not isinstance(t, (int, float)) or isinstance(t, bool) or not 0 < t < 1:

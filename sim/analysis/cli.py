@@ -14,6 +14,9 @@ def report_cmd(
     dataset: Path = typer.Argument(..., help="A sweep dataset (--out root or sweep=… dir) or a run's --out dir."),
     out: Path = typer.Option(Path("report"), "--out", help="Directory for index.html and the PNG figures."),
     as_json: bool = typer.Option(False, "--json", help="Print the page and figures as JSON."),
+    target: str = typer.Option(None, "--target", help="The designer's target band LOW:HIGH (one value: ±2 points): "
+                                                      "drawn on the rate figures, heatmaps diverge around it, cells "
+                                                      "inside it are highlighted. No target: none of these."),
 ):
     """An HTML page with figures from a sweep dataset or a run's output.
 
@@ -21,10 +24,13 @@ def report_cmd(
     death/elimination causes, game length."""
     from sim.analysis.report import report, check_report_out
 
+    from sim.core.target import parse_target
+
+    t = parse_target(target)
     check_report_out(dataset, out)
     od = claim_out(out, "report")
     with guard(od):
-        page, figs = report(dataset, od)
+        page, figs = report(dataset, od, target=t)
     if as_json:
         emit_json({"page": str(page), "figures": [{"file": str(page.parent / f.file), "caption": f.caption}
                                                    for f in figs]})
@@ -38,14 +44,15 @@ def report_cmd(
 def balance_cmd(
     spec: Path = typer.Argument(..., help="Balance spec (TOML): game, [base], [[params]] with low/high or values; "
                               "or a shipped example by name (trpg_shade_hp; examples/balance)."),
-    target: float = typer.Option(None, "--target", help="Target rate (default: the spec's, else 0.5)."),
+    target: float = typer.Option(None, "--target", help="Target rate (default: the spec's target; one of the two "
+                                                       "is required)."),
     tolerance: float = typer.Option(None, "--tolerance", help="CI half-width to reach (default 0.01)."),
     seed: int = typer.Option(None, "--seed", help="Override the spec's seed."),
     out: Path = typer.Option(Path("balance-out"), "--out", help="Where the search trace (parquet) goes."),
     threads: int = typer.Option(None, "--threads", help="Threads per evaluation."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ):
-    """Find parameter settings whose win rate hits a target (default 50%).
+    """Find parameter settings whose win rate hits your target (the spec's target or --target).
 
     The target must lie in the 95% CI of the result, reached with as few games as the
     search can manage; the search trace is written as parquet."""

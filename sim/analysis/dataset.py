@@ -109,6 +109,14 @@ def _load_run(d: Path) -> Loaded:
         m = tables["ladder"]
         cells = pl.DataFrame({"cell": [0], "games": [int(m["games"].sum())], "successes": [int(m["successes"].sum())]})
         return Loaded("ladder", game, command, [], man.get("metric", "rate"), with_rates(cells), tables, man, d)
+    if "tune" in tables:  # sim tune --out: the search trace, of the game's primary rate
+        from sim.core.game import games
+
+        metric = man.get("metric") or getattr(games().get(game), "metric", "rate")
+        return Loaded("tune", game, command, [], metric, pl.DataFrame({"cell": [0]}), tables, man, d)
+    if "values" in tables:  # sim GAME values --out
+        return Loaded("values", game, command, [], man.get("metric", "rate"), pl.DataFrame({"cell": [0]}), tables,
+                      man, d)
     if loo_table(tables) is not None:
         return Loaded("loo", game, command, [], "win_rate", pl.DataFrame({"cell": [0]}), tables, man, d)
     if "summary" not in tables:
@@ -126,7 +134,8 @@ def _load_run(d: Path) -> Loaded:
 
 def loo_table(tables: dict[str, pl.DataFrame]) -> tuple[str, pl.DataFrame] | None:
     """The leave-one-out table of an output (the one with a ``delta`` / ``<side>_delta`` column)."""
-    return next(((n, t) for n, t in tables.items() if any(c.endswith("delta") for c in t.columns)), None)
+    return next(((n, t) for n, t in tables.items()
+                 if n != "values" and any(c.endswith("delta") for c in t.columns)), None)
 
 
 def with_rates(df: pl.DataFrame, lo: str = "rate_ci_low", hi: str = "rate_ci_high") -> pl.DataFrame:

@@ -150,8 +150,12 @@ def rate_vs_param(cells: pl.DataFrame, axis: str, metric: str, path: Path, targe
         caption = f"{metric} against {name}, with its 95% CI" + (
             f"; each point is the mean of {others} cells over the other axes, its interval from the spread of "
             f"their block means (valid for paired cells)" if others > 1 else "")
-    if target is not None:
-        ax.axhline(target, color="grey", ls="--", lw=1, label=f"target {target:g}")
+    if target is not None:  # the designer's band (sim report --target); none is drawn without one
+        lo_t, hi_t = (target, target) if isinstance(target, (int, float)) else target
+        if hi_t > lo_t:
+            ax.axhspan(lo_t, hi_t, color="grey", alpha=0.15, label=f"target {100 * lo_t:g}–{100 * hi_t:g}%")
+        else:
+            ax.axhline(lo_t, color="grey", ls="--", lw=1, label=f"target {lo_t:g}")
     ax.set_ylim(*_rate_limits(ax.get_ylim()))
     ax.set_xlabel(name)
     ax.set_ylabel(metric)
@@ -166,7 +170,7 @@ def _rate_limits(lim) -> tuple[float, float]:
     return max(0.0, lo), min(1.0, hi)
 
 
-def heatmap(cells: pl.DataFrame, a: str, b: str, metric: str, path: Path) -> str:
+def heatmap(cells: pl.DataFrame, a: str, b: str, metric: str, path: Path, target=None) -> str:
     """The primary rate for each pair of values of two axes (the mean of the cells' rates
     over the other axes); pairs the design never played are hatched "n/a"; the caption."""
     c = as_label(as_label(cells, a), b)
@@ -176,26 +180,40 @@ def heatmap(cells: pl.DataFrame, a: str, b: str, metric: str, path: Path) -> str
     for r in g.iter_rows(named=True):
         grid[ys.index(r[b]), xs.index(r[a])] = r["rate"]
     _heat(grid, [str(x) for x in xs], [str(y) for y in ys], readable(a), readable(b), metric,
-          f"{metric} by {readable(a)} and {readable(b)}", path)
+          f"{metric} by {readable(a)} and {readable(b)}", path, target=target)
     missing = int(np.isnan(grid).sum())
     return (f"{metric} for each pair of {readable(a)} and {readable(b)} (mean over the other axes)"
             + (f"; {missing} pair(s) the design never played are hatched n/a" if missing else ""))
 
 
-def _heat(grid, xl, yl, xlab, ylab, metric, title, path, origin="lower") -> None:
+def _heat(grid, xl, yl, xlab, ylab, metric, title, path, origin="lower", target=None) -> None:
+    """A rate grid. The colour scale is fitted to the data (a sequential map: cells 0.18 and
+    0.34 apart never share a colour); with a target band (low, high) it diverges around the
+    band's middle instead, so the colour says which side of the target a cell lies."""
     fig, ax = plt.subplots(figsize=(min(1.0 + 0.8 * len(xl), 12) + 1.5, min(1.0 + 0.55 * len(yl), 10) + 1))
-    im = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1, aspect="auto", origin=origin)
+    vals = grid[~np.isnan(grid)]
+    lo, hi = (float(vals.min()), float(vals.max())) if vals.size else (0.0, 1.0)
+    if hi - lo < 1e-3:
+        lo, hi = lo - 0.005, hi + 0.005
+    if target is not None:
+        mid = (target[0] + target[1]) / 2
+        span = max(abs(hi - mid), abs(mid - lo), (target[1] - target[0]) / 2) or 0.01
+        norm = matplotlib.colors.TwoSlopeNorm(mid, mid - span, mid + span)
+        im = ax.imshow(grid, cmap="RdBu", norm=norm, aspect="auto", origin=origin)
+    else:
+        im = ax.imshow(grid, cmap="viridis", vmin=lo, vmax=hi, aspect="auto", origin=origin)
     ax.set_xticks(range(len(xl)), xl, rotation=30 if len(xl) > 5 else 0, ha="right" if len(xl) > 5 else "center")
     ax.set_yticks(range(len(yl)), yl)
     for i in range(grid.shape[0]):
         for j in range(grid.shape[1]):
-            if np.isnan(grid[i, j]):  # never white: white is 50% on this scale
+            if np.isnan(grid[i, j]):  # hatched grey: no colour of the scale
                 ax.add_patch(matplotlib.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="#dddddd",
                                                           edgecolor="#888888", hatch="///", lw=0))
                 ax.text(j, i, "n/a", ha="center", va="center", fontsize=7, color="#444444")
             elif grid.size <= 400:
+                r, g, b, _ = im.cmap(im.norm(grid[i, j]))
                 ax.text(j, i, f"{grid[i, j]:.2f}", ha="center", va="center", fontsize=7,
-                        color="white" if abs(grid[i, j] - 0.5) > 0.3 else "black")
+                        color="white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else "black")
     ax.set_xlabel(xlab)
     ax.set_ylabel(ylab)
     ax.set_title(wrap(title), fontsize=10)
@@ -214,18 +232,33 @@ def matrix_heatmap(matrix: pl.DataFrame, path: Path) -> str:
     return "win rate of each build (row) against each opponent (column), both first moves pooled"
 
 
+def ladder_order(ladder: pl.DataFrame) -> tuple[list[str], list[str]]:
+    """The tiers in strength order: rows by their mean rate, highest first (the first side
+    maximises it), columns by theirs, lowest first (the second side minimises it)."""
+    r = ladder.group_by("row").agg(pl.col("rate").mean()).sort(["rate", "row"], descending=[True, False])
+    c = ladder.group_by("col").agg(pl.col("rate").mean()).sort(["rate", "col"])
+    return r["row"].to_list(), c["col"].to_list()
+
+
 def ladder_heatmap(ladder: pl.DataFrame, sides: list[str], metric: str, path: Path) -> str:
-    """The skill ladder: the first side's rate for each pair of tiers; the caption."""
-    rows = list(dict.fromkeys(ladder["row"].to_list()))
-    cols = list(dict.fromkeys(ladder["col"].to_list()))
+    """The skill ladder: the first side's rate for each pair of tiers, strongest tiers first,
+    oracle tiers marked on the axes; the caption."""
+    from sim.core.views import is_oracle
+
+    rows, cols = ladder_order(ladder)
     grid = np.full((len(rows), len(cols)), np.nan)
     for r in ladder.iter_rows(named=True):
         grid[rows.index(r["row"]), cols.index(r["col"])] = r["rate"]
+
+    def mark(t: str) -> str:
+        return f"{t} (ORACLE)" if is_oracle(t.split("@")[0]) else t
+
     a, b = (sides + ["row side", "column side"])[:2] if len(sides) < 2 else sides[:2]
-    _heat(grid, cols, rows, f"{b} tier", f"{a} tier", metric, f"skill ladder: {metric} by tier", path,
-          origin="upper")
+    _heat(grid, [mark(c) for c in cols], [mark(r) for r in rows], f"{b} tier", f"{a} tier", metric,
+          f"skill ladder: {metric} by tier", path, origin="upper")
     return (f"{metric} for each {a} tier (row) against each {b} tier (column), all cells on the same random "
-            f"streams; the table above gives each cell's 95% CI")
+            f"streams; the strongest tiers first (rows by their mean rate, highest first; columns lowest first); "
+            f"(ORACLE) marks a tier that reads hidden information; the ladder table below gives each cell's 95% CI")
 
 
 def sensitivity_bars(t: pl.DataFrame, metric: str, path: Path) -> str:
@@ -392,6 +425,67 @@ def game_histograms(game: str, tables: dict, out: Path) -> list[tuple[str, str]]
         made.append((name, f"{h.title}, as {h.ylabel} over all cells ({h.total:,.0f} in all)"
                            + (f"; {h.note}" if h.note else "")))
     return made
+
+
+def tune_trace(trace: pl.DataFrame, man: dict, metric: str, path: Path) -> str:
+    """``sim tune``: the rate of every evaluated point in search order (each on the search's
+    common streams, with its Wilson 95% interval), and the winner and the default knobs
+    re-measured on the same fresh games; the caption."""
+    from sim.core.stats import wilson
+
+    fig, ax = plt.subplots(figsize=(7.0, 3.6))
+    for phase, colour in (("search", "tab:blue"), ("top-up", "tab:green")):
+        t = trace.filter(pl.col("phase") == phase)
+        if t.height:
+            ci = np.array([wilson(round(r * g), g) for r, g in zip(t["rate"], t["games"])])
+            r = t["rate"].to_numpy()
+            ax.errorbar(t["evaluation"].to_numpy(), r, yerr=[r - ci[:, 0], ci[:, 1] - r], fmt="o", ms=3,
+                        capsize=2, color=colour, alpha=0.7, label=f"{phase} (95% CI)")
+    for phase, style in (("final", "-"), ("baseline", "--")):
+        t = trace.filter(pl.col("phase") == phase)
+        if t.height:
+            ax.axhline(float(t["rate"][0]), ls=style, color="black", lw=1,
+                       label=f"{'tuned' if phase == 'final' else 'default knobs'} on fresh games: {t['rate'][0]:.3f}")
+    ax.set_xlabel("evaluation")
+    ax.set_ylabel(metric)
+    side, strategy = man.get("side", "?"), man.get("strategy", "?")
+    ax.set_title(wrap(f"tune {side} {strategy}: {metric} at each evaluated point"), fontsize=10)
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    save(fig, path)
+    against = ", ".join(f"{k}={v}" for k, v in (man.get("against") or {}).items())
+    return (f"{metric} at each point the search evaluated for {side}'s {strategy} against {against or 'its opponent'} "
+            f"(search and top-up points on common streams, each with its 95% CI); the lines are the winner and the "
+            f"default knobs re-measured on the same fresh games")
+
+
+def values_bars(values: pl.DataFrame, path: Path) -> str:
+    """``sim GAME values``: each change's value to its holder's side in points with its paired
+    95% CI, one bar per tier; the caption."""
+    d = values.filter((pl.col("change") != "(none)") & pl.col("value").is_not_null())
+    names = list(dict.fromkeys(d["change"].to_list()))
+    tiers = list(dict.fromkeys(values["tier"].to_list()))
+    h = 0.8 / max(len(tiers), 1)
+    fig, ax = plt.subplots(figsize=(7.0, 1.4 + 0.35 * max(len(names), 1) * max(1, len(tiers) * 0.6)))
+    for k, tier in enumerate(tiers):
+        t = {r["change"]: r for r in d.filter(pl.col("tier") == tier).iter_rows(named=True)}
+        ys = [i + (k - (len(tiers) - 1) / 2) * h for i, n in enumerate(names) if n in t]
+        v = np.array([100 * t[n]["value"] for n in names if n in t])
+        lo = np.array([100 * t[n]["value_ci_low"] for n in names if n in t])
+        hi = np.array([100 * t[n]["value_ci_high"] for n in names if n in t])
+        ax.barh(ys, v, height=h, xerr=[v - lo, hi - v], capsize=2, label=tier or "as given")
+    ax.set_yticks(range(len(names)), names, fontsize=8)
+    ax.invert_yaxis()
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_xlabel("value to the holder's side, points (paired 95% CI)")
+    ax.set_title("values by substitution: each role against its team's plain one, each ability off", fontsize=10)
+    if len(tiers) > 1:
+        ax.legend(fontsize=7)
+    ax.grid(axis="x", alpha=0.3)
+    save(fig, path)
+    return ("each role's and ability's value to its holder's side in points (with it − without it: a role against "
+            "its team's plain role, an ability at its neutral value), every row on the same games, paired 95% CI"
+            + (f"; one bar per tier ({'; '.join(tiers)})" if len(tiers) > 1 else ""))
 
 
 def loo_bars(loo: pl.DataFrame, path: Path) -> str:

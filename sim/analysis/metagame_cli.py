@@ -124,14 +124,14 @@ def _hidden_text(con, game, sides, hidden) -> None:
     from rich.table import Table
 
     t = Table(title=f"value of the hidden information: the oracle's gain in {sides[0]}'s {game.metric} "
-                    f"({sides[1]}: how much lower it is), paired 95% CI")
-    for c in ("oracle − honest twin", "against", "rates", "gain [95% CI]"):
-        numbers = c in ("rates", "gain [95% CI]")
+                    f"({sides[1]}: how much lower it is), in points, paired 95% CI")
+    for c in ("oracle − honest twin", "against", "rates", "gain, points [95% CI]"):
+        numbers = c in ("rates", "gain, points [95% CI]")
         t.add_column(c, justify="right" if numbers else "left", no_wrap=numbers, overflow="fold")
     for h in hidden:
         t.add_row(f"{h['oracle']} − {h['honest']}", h["against"],
                   f"{h['oracle_rate']:.3f} − {h['honest_rate']:.3f}",
-                  f"{h['gain']:+.3f} [{h['ci_low']:+.3f}, {h['ci_high']:+.3f}]")
+                  f"{100 * h['gain']:+.1f} [{100 * h['ci_low']:+.1f}, {100 * h['ci_high']:+.1f}]")
     con.print(t)
 
 
@@ -188,6 +188,8 @@ def ladder_cmd(
     competence: bool = typer.Option(False, "--competence", help="Also check the strongest honest tiers: "
                                     "withhold each optional ability in turn (restricted play, --games "
                                     "games each) and flag any a side does better without."),
+    target: Optional[str] = typer.Option(None, "--target", help="The designer's target band LOW:HIGH (one value: "
+                                         "±2 points): the verdict of every pair of tiers, and those in the band."),
 ):
     """The skill ladder: the first side's win rate for every pair of tiers of the two sides,
     each cell with its 95% CI, all cells on the same random streams. --competence adds
@@ -197,7 +199,13 @@ def ladder_cmd(
     from sim.analysis.metagame import MEASURE, hidden_information, measure
     from sim.core.output import manifest
 
+    from sim.core.settings import settings_text
+
+    from sim.core.target import parse_target
+
+    tg = parse_target(target)
     game, tree, rows, cols, sides, extra = _prepare(game_name, tiers, config, sets, games, threads, ctx.args)
+    settings = settings_text({}, extra, config, sets, seed)
     od = claim_out(out)
     with guard(od):
         p, tick = _progress(len(rows) * len(cols), "ladder cells")
@@ -206,19 +214,23 @@ def ladder_cmd(
         frame = m.frame()
         comp = _competence(game, tree, m, games, seed, threads) if competence else None
         hidden = hidden_information(m).to_dicts()
+        tv = {"target": tg.to_json(), "verdicts": _ladder_verdicts(frame, tg, sides)} if tg else {}
         # the check's result is in the manifest (and --json): the directory keeps one table
         err = save_tables(od, {"ladder": frame}, manifest(game.name, tree, seed, {
-            "command": "sim ladder", "games_per_cell": games, "metric": game.metric,
+            "command": "sim ladder", "games_per_cell": games, "metric": game.metric, "settings": settings,
             "sides": list(sides), "rows": [r.label for r in rows], "cols": [c.label for c in cols], **extra,
-            **({"competence": comp} if comp else {}), **({"hidden_information": hidden} if hidden else {})}))
+            **({"competence": comp} if comp else {}), **({"hidden_information": hidden} if hidden else {}), **tv}))
     if as_json:
         emit_json({"game": game.name, "metric": game.metric, "sides": list(sides), "games_per_cell": games,
+                   "settings": settings,
                    "matrix": [{k: r[k] for k in ("row", "col", "rate", "ci_low", "ci_high", "games")}
                               for r in frame.iter_rows(named=True)],
-                   **({"competence": comp} if comp else {}), **({"hidden_information": hidden} if hidden else {})})
+                   **({"competence": comp} if comp else {}), **({"hidden_information": hidden} if hidden else {}),
+                   **tv})
         return finish(err)
     con = out_console()
     _oracle_line(con, [t.label for t in (*rows, *cols)])
+    con.print(f"settings: {settings}", soft_wrap=True, highlight=False, markup=False)
     _matrix_text(con, sides, frame, rows, cols,
                  f"{game.name}: {game.metric} by tier ({games:,} games per cell, seed {seed})")
     if hidden:
@@ -227,10 +239,29 @@ def ladder_cmd(
         _competence_text(con, game, comp)
     if out is not None and not err:
         con.print(f"ladder table and manifest written to [bold]{out}[/bold]")
+    if tv:
+        inside = [v for v in tv["verdicts"] if v["status"] == "in band"]
+        con.print(f"verdict: {len(inside)} of {len(tv['verdicts'])} pairs of tiers lie in the target {tg.text}"
+                  + (": " + "; ".join(f"{v['row']} vs {v['col']}" for v in inside) if inside else ""),
+                  soft_wrap=True, highlight=False)
+        for v in tv["verdicts"]:
+            if v["status"] != "in band":
+                con.print(f"  {v['row']} vs {v['col']}: {v['text'].split(': ' + sides[0])[0]}", soft_wrap=True,
+                          highlight=False)
     finish(err)
 
 
-_COMPETENCE_COLS = ("ability", "side", "withheld", "value_to_side", "value_ci_low", "value_ci_high", "competent")
+def _ladder_verdicts(frame, tg, sides) -> list[dict]:
+    """Each pair of tiers against the target (sim.core.target.verdict)."""
+    from sim.core.target import verdict
+
+    return [{"row": r["row"], "col": r["col"],
+             **verdict(tg, r["rate"], r["ci_low"], r["ci_high"], tuple(sides), f"{r['row']} vs {r['col']}")}
+            for r in frame.iter_rows(named=True)]
+
+
+_COMPETENCE_COLS = ("ability", "side", "withheld", "value_to_side", "value_ci_low", "value_ci_high", "competent",
+                    "competence")
 
 
 def _competence(game, tree, m, games: int, seed: int, threads) -> dict:
@@ -244,7 +275,20 @@ def _competence(game, tree, m, games: int, seed: int, threads) -> dict:
     ab = df.filter(df["ability"] != "")
     rows = [{k: x[k] for k in _COMPETENCE_COLS} for x in ab.iter_rows(named=True)]
     return {"row": r.label, "col": c.label, "games": games, "competent": all(x["competent"] for x in rows),
-            "abilities": rows}
+            "verdict": _overall(rows), "abilities": rows}
+
+
+def _overall(rows: list[dict]) -> str:
+    """Competent only when every ability's interval clears −1 point; not competent when one
+    lies below 0; else inconclusive, with the most games any ability needs."""
+    said = [x["competence"] for x in rows]
+    if any(s == "not competent" for s in said):
+        return "not competent"
+    if all(s == "competent" for s in said):
+        return "competent"
+    needs = [int(s.split("about ")[1].split(" games")[0].replace(",", "")) for s in said if "about " in s]
+    return f"inconclusive: about {max(needs):,} games needed" if needs else \
+        "inconclusive: an estimate lies below −1 point; more games would likely say not competent"
 
 
 def _competence_text(con, game, comp: dict) -> None:
@@ -255,15 +299,18 @@ def _competence_text(con, game, comp: dict) -> None:
         return
     t = Table(title=f"competence of the strongest honest tiers: {comp['row']} vs {comp['col']} "
                     f"({comp['games']:,} games each, paired): an ability's value to its own side")
-    for h in ("ability", "side", "value to side", "95% CI", ""):
-        t.add_column(h, justify="right" if h in ("value to side", "95% CI") else "left")
+    for h in ("ability", "side", "value to side, points", "95% CI", "verdict"):
+        t.add_column(h, justify="right" if h in ("value to side, points", "95% CI") else "left")
     for x in comp["abilities"]:
-        t.add_row(x["ability"], x["side"], f"{x['value_to_side']:+.4f}",
-                  f"[{x['value_ci_low']:+.4f}, {x['value_ci_high']:+.4f}]",
-                  "" if x["competent"] else "[bold red]NOT COMPETENT: the side does better without it[/bold red]")
+        bad = x["competence"] == "not competent"
+        t.add_row(x["ability"], x["side"], f"{100 * x['value_to_side']:+.1f}",
+                  f"[{100 * x['value_ci_low']:+.1f}, {100 * x['value_ci_high']:+.1f}]",
+                  "[bold red]NOT COMPETENT: the side does better without it[/bold red]" if bad else x["competence"])
     con.print(t)
-    con.print("competent: no ability has a significantly negative value to its side" if comp["competent"] else
-              "[bold red]not competent: a side gains by giving an ability up — a stronger strategy exists[/bold red]")
+    v = comp["verdict"]
+    con.print("competent: every ability's interval lies above −1 point" if v == "competent" else
+              "[bold red]not competent: a side gains by giving an ability up — a stronger strategy exists[/bold red]"
+              if v == "not competent" else f"[yellow]{v}[/yellow] (competent needs every interval above −1 point)")
 
 
 @clean_errors
@@ -287,16 +334,20 @@ def equilibrium_cmd(
 
     if not 0 <= epsilon < 1:
         raise SimInputError(f"--epsilon must be in [0, 1), got {epsilon}")
+    from sim.core.settings import settings_text
+
     game, tree, rows, cols, sides, extra = _prepare(game_name, tiers, config, sets, games, threads, ctx.args)
+    settings = settings_text({}, extra, config, sets, seed)
     od = claim_out(out)
     with guard(od):
         p, tick = _progress(2 * len(rows) * len(cols), "equilibrium cells")
         with _client(dask) as client, p:
             e = equilibrium(game, tree, rows, cols, games, seed, epsilon=epsilon, threads=threads, progress=tick,
                             client=client)
-        d = {"game": game.name, "metric": game.metric, **e.to_json()}
+        d = {"game": game.name, "metric": game.metric, "settings": settings, **e.to_json()}
         err = save_tables(od, {"ladder": e.fresh.frame()}, manifest(game.name, tree, seed, {
             "command": "sim equilibrium", "games_per_cell": games, "metric": game.metric, "sides": list(sides),
+            "settings": settings,
             **extra,
             **{k: d[k] for k in ("value", "ci_low", "ci_high", "exploitability", "mixture", "epsilon")}}))
     if as_json:
@@ -305,16 +356,18 @@ def equilibrium_cmd(
     con = out_console()
     a, b = e.sides
     _oracle_line(con, [t.label for t in (*rows, *cols)])
+    con.print(f"settings: {settings}", soft_wrap=True, highlight=False, markup=False)
     con.print(f"[bold]{game.name}[/bold] meta-game equilibrium of {game.metric} ({a} maximises, {b} minimises), "
               f"{games:,} games per cell and measurement")
     con.print(f"  value {e.value:.4f} (95% CI {e.ci_low:.4f} – {e.ci_high:.4f}) on fresh games; "
               f"{e.fitted_value:.4f} on the games the mixtures were solved on")
     for side in (a, b):
         mix = ", ".join(f"{k} {w:.2f}" for k, w in e.mixture[side].items() if w > 1e-9)
-        con.print(f"  {side}: {mix}; exploitability {e.exploitability[side]:+.4f} "
+        con.print(f"  {side}: {mix}; exploitability {100 * e.exploitability[side]:+.1f} points "
                   f"(best response {e.best_response[side]})")
     ok = all(v <= epsilon for v in e.exploitability.values())
-    con.print(f"  {'within' if ok else '[yellow]not within[/yellow]'} ε = {epsilon:g} of an equilibrium of these tiers")
+    within = "within" if ok else "[yellow]not within[/yellow]"
+    con.print(f"  {within} ε = {epsilon:g} ({100 * epsilon:g} points) of an equilibrium of these tiers")
     for n in e.notes:
         con.print(f"  note: {n}")
     if out is not None and not err:
@@ -386,20 +439,24 @@ def tune_cmd(
     # the opponents' knobs go into the tree; the tuned side's are set per point
     tree = game.build(config, [*[x for sp in fixed.values() for x in spec_sets(game, sp)], *sets], **opts)
     _cell(game, tree, *fixed.values())  # the tree with the opponents' strategies: a bad one fails now
+    from sim.core.settings import settings_text
+
+    settings = settings_text({s: sp.label for s, sp in fixed.items()}, game.manifest_extra(setup, opts) if opts else {},
+                             config, sets, seed)
     od = claim_out(out, "tables")
     with guard(od):
         p, tick = _progress(budget, f"tune {side} {strategy}")
         with p:
             res = tune(game, tree, side, strategy, fixed, budget=budget, games=games, final_games=final_games,
                        seed=seed, threads=threads, progress=tick)
-        d = res.to_json()
+        d = {**res.to_json(), "settings": settings}
         err = None
         if od is not None:
             from sim.core.output import write_tables
 
             try:
                 write_tables(od, {"tune": res.trace}, manifest(game.name, tree, seed, {
-                    "command": "sim tune", **(game.manifest_extra(setup, opts) if opts else {}), **{k: d[k] for k in ("side", "strategy", "against", "params", "tuned_rate",
+                    "command": "sim tune", "settings": settings, **(game.manifest_extra(setup, opts) if opts else {}), **{k: d[k] for k in ("side", "strategy", "against", "params", "tuned_rate",
                                                                 "ci_low", "ci_high", "baseline_rate", "games")}}),
                              extra={"_strategy.toml": spec_toml(res.spec)})
             except Exception as e:  # noqa: BLE001 - SimOutputError: the result is printed anyway
@@ -408,6 +465,7 @@ def tune_cmd(
         emit_json(d)
         return finish(err)
     con = out_console()
+    con.print(f"settings: {settings} (the opponents; {side} is tuned)", soft_wrap=True, highlight=False, markup=False)
     con.print(f"[bold]{game.name}[/bold] tune {side} [bold]{strategy}[/bold] against "
               f"{', '.join(f'{k}={v}' for k, v in d['against'].items())} "
               f"({'maximising' if res.maximise else 'minimising'} {game.metric})")

@@ -64,8 +64,9 @@ def heatmap_pairs(axes: list[str], des) -> list[tuple[str, str]]:
     return out[:MAX_HEATMAPS]
 
 
-def build_figures(d: Loaded, out: Path) -> list[Figure]:
-    """Draw every figure the dataset supports into ``out``."""
+def build_figures(d: Loaded, out: Path, target=None) -> list[Figure]:
+    """Draw every figure the dataset supports into ``out``; ``target`` (sim.core.target.Target,
+    the designer's band) is drawn where a rate is, and nothing is without one."""
     from sim.analysis.marginals import design
 
     figs: list[Figure] = []
@@ -78,10 +79,12 @@ def build_figures(d: Loaded, out: Path) -> list[Figure]:
     axes = [a for a in d.axes if a in d.cells.columns and d.cells[a].n_unique() > 1]
     des = design(d.cells, axes)
     for i, a in enumerate(axes):
-        add(f"rate_{i}.png", F.rate_vs_param(d.cells, a, label, out / f"rate_{i}.png", target=0.5, blocks=d.blocks,
+        add(f"rate_{i}.png", F.rate_vs_param(d.cells, a, label, out / f"rate_{i}.png",
+                                             target=(target.low, target.high) if target else None, blocks=d.blocks,
                                              confounded=des.confounded[a]))
     for k, (a, b) in enumerate(heatmap_pairs(axes, des)):
-        add(f"heatmap_{k}.png", F.heatmap(d.cells, a, b, label, out / f"heatmap_{k}.png"))
+        add(f"heatmap_{k}.png", F.heatmap(d.cells, a, b, label, out / f"heatmap_{k}.png",
+                                          target=(target.low, target.high) if target else None))
     crossed = [a for a in axes if not des.confounded[a]]
     if crossed:
         add("tornado.png", F.tornado(d.cells, crossed, label, out / "tornado.png", blocks=d.blocks))
@@ -93,22 +96,36 @@ def build_figures(d: Loaded, out: Path) -> list[Figure]:
     if "ladder" in d.tables:
         add("ladder.png", F.ladder_heatmap(d.tables["ladder"], list(d.manifest.get("sides", [])), label,
                                            out / "ladder.png"))
+    if "values" in d.tables:
+        add("values.png", F.values_bars(d.tables["values"], out / "values.png"))
+    if "tune" in d.tables:
+        add("tune.png", F.tune_trace(d.tables["tune"], d.manifest, label, out / "tune.png"))
     loo = loo_table(d.tables)
     if loo is not None:
         add("loo.png", F.loo_bars(loo[1], out / "loo.png"))
     tables = dict(d.tables)
     if "games" in d.cells.columns:
         tables["_cell_games"] = d.cells.select("cell", "games")
-        add("causes.png", F.causes(d.game, tables, d.games, out / "causes.png"))
-        add("length.png", F.length_hist(d.game, tables, d.cells, out / "length.png"))
-        add("when.png", F.wins_by_length(d.game, tables, out / "when.png"))
+        # these figures sum every cell: a caption says so when the cells differ in a swept value
+        pooled = (f" — pooled over all {d.cells.height} cells, which differ in {', '.join(axes)}; each value's "
+                  f"own figure needs a sweep of that value alone") if axes and d.cells.height > 1 else ""
+
+        def add_pooled(name: str, caption: str | None) -> None:
+            add(name, caption + pooled if caption else caption)
+
+        add_pooled("causes.png", F.causes(d.game, tables, d.games, out / "causes.png"))
+        add_pooled("length.png", F.length_hist(d.game, tables, d.cells, out / "length.png"))
+        add_pooled("when.png", F.wins_by_length(d.game, tables, out / "when.png"))
         for name, caption in F.game_histograms(d.game, tables, out):
-            add(name, caption)
+            add_pooled(name, caption)
     return figs
 
 
-def _cells_table(d: Loaded, limit: int = 60) -> str:
-    if "rate" not in d.cells.columns:
+def _cells_table(d: Loaded, limit: int = 60, target=None) -> str:
+    """The cells with their rates; with a target, the cells whose whole 95% CI lies in the
+    band are highlighted (and the page says so); without one, none is. A ladder or a
+    matrix has no cells of its own: one row pooling every pair would mean nothing."""
+    if "rate" not in d.cells.columns or d.kind in ("ladder", "matrix"):
         return ""
     axes = [a for a in d.axes if a in d.cells.columns]
     cols = ["cell", *axes, "games", "rate", "rate_ci_low", "rate_ci_high"]
@@ -117,13 +134,16 @@ def _cells_table(d: Loaded, limit: int = 60) -> str:
         df = F.as_label(df, a)
     rows = []
     for r in df.select(cols).head(limit).iter_rows(named=True):
-        cls = ' class="hit"' if r["rate_ci_low"] <= 0.5 <= r["rate_ci_high"] else ""
+        hit = target is not None and target.low <= r["rate_ci_low"] and r["rate_ci_high"] <= target.high
+        cls = ' class="hit"' if hit else ""
         cells = [str(r["cell"]), *[html.escape(str(r[a])) for a in cols[1:-4]], f"{r['games']:,}",
                  f"{r['rate']:.4f}", f"{r['rate_ci_low']:.4f} – {r['rate_ci_high']:.4f}"]
         rows.append(f"<tr{cls}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     head = "".join(f"<th>{html.escape(c)}</th>" for c in [*cols[:-2], "95% CI"])
     more = f"<p>… {d.cells.height - limit} more cells in the dataset.</p>" if d.cells.height > limit else ""
-    return (f"<h2>Cells</h2><p>Highlighted: the 95% CI contains 50%.</p>"
+    said = (f"<p>Highlighted: the whole 95% CI lies in the target {html.escape(target.text)}.</p>"
+            if target is not None else "")
+    return (f"<h2>Cells</h2>{said}"
             f"<table><tr>{head}</tr>{''.join(rows)}</table>{more}")
 
 
@@ -133,6 +153,8 @@ def _tables_html(d: Loaded) -> str:
         if name in d.tables:
             out.append(f"<h2>{name}</h2>" + d.tables[name].drop("cell", strict=False).head(60).to_pandas()
                        .to_html(index=False, float_format=lambda x: f"{x:.4f}"))
+    if "ladder" in d.tables and d.kind == "ladder":
+        out.append(_equilibrium_html(d))
     hidden = d.manifest.get("hidden_information")
     if hidden:  # sim ladder with oracle tiers and their honest twins
         import pandas as pd
@@ -146,6 +168,37 @@ def _tables_html(d: Loaded) -> str:
         out.append(f"<h2>leave one out ({loo[0]})</h2>" + loo[1].drop("cell", strict=False).to_pandas()
                    .to_html(index=False, float_format=lambda x: f"{x:.4f}", na_rep=""))
     return "".join(out)
+
+
+def _equilibrium_html(d: Loaded) -> str:
+    """The zero-sum equilibrium of the ladder's own matrix: its value and each side's mixture
+    (the same solver as ``sim equilibrium``, here on the measured rates, not on fresh games)."""
+    import numpy as np
+
+    from sim.analysis.figures import ladder_order
+    from sim.analysis.metagame import solve_zero_sum
+
+    lad = d.tables["ladder"]
+    if "value" in d.manifest and "mixture" in d.manifest:  # an equilibrium output: its own, on fresh games
+        v, mix = d.manifest["value"], d.manifest["mixture"]
+        said = "measured again on fresh games (sim equilibrium)"
+    else:
+        rows, cols = ladder_order(lad)
+        a = np.full((len(rows), len(cols)), np.nan)
+        for r in lad.iter_rows(named=True):
+            a[rows.index(r["row"]), cols.index(r["col"])] = r["rate"]
+        if np.isnan(a).any():
+            return ""
+        v, x, y = solve_zero_sum(a)
+        sides = list(d.manifest.get("sides") or ["rows", "columns"])
+        mix = {sides[0]: dict(zip(rows, x)), sides[-1]: dict(zip(cols, y))}
+        said = ("on the measured rates above (in-sample: `sim equilibrium` solves it on one measurement and "
+                "reports the value on fresh games)")
+    parts = "; ".join(f"{html.escape(str(s))}: " + ", ".join(f"{html.escape(str(k))} {w:.2f}"
+                                                             for k, w in m.items() if w > 1e-9)
+                      for s, m in mix.items())
+    return (f"<h2>equilibrium</h2><p>The meta-game's value is <b>{v:.4f}</b>, {said}; the mixtures: "
+            f"{parts}.</p>")
 
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
@@ -181,7 +234,7 @@ def _embedded(folder: Path | None, name: str) -> str:
     return "data:image/png;base64," + base64.b64encode((folder / name).read_bytes()).decode("ascii")
 
 
-def render(d: Loaded, figs: list[Figure], folder: Path | None = None) -> str:
+def render(d: Loaded, figs: list[Figure], folder: Path | None = None, target=None) -> str:
     """The report's HTML page (figures embedded when ``folder`` holds them)."""
     from sim.analysis.marginals import design
 
@@ -199,6 +252,8 @@ def render(d: Loaded, figs: list[Figure], folder: Path | None = None) -> str:
     who = strategies_line(d)
     if who:
         head += f"<p>Every figure holds under these {html.escape(who)}.</p>"
+    if d.manifest.get("settings"):  # run, loo, values, ladder, …: every setting the figures depend on
+        head += f"<p>Settings: {html.escape(str(d.manifest['settings']))}.</p>"
     note = oracle_note(d)
     if note:
         head += f'<p class="oracle"><b>{html.escape(note)}</b></p>'
@@ -209,7 +264,8 @@ def render(d: Loaded, figs: list[Figure], folder: Path | None = None) -> str:
     body = "".join(f'<figure><img src="{_embedded(folder, f.file)}" alt="{html.escape(f.caption)}" '
                    f'data-file="{f.file}"><figcaption>{html.escape(f.caption)}</figcaption></figure>' for f in figs)
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-            f"<style>{CSS}</style></head><body>{head}<h2>Figures</h2>{body}{_cells_table(d)}{_tables_html(d)}"
+            f"<style>{CSS}</style></head><body>{head}<h2>Figures</h2>{body}{_cells_table(d, target=target)}"
+            f"{_tables_html(d)}"
             "</body></html>")
 
 
@@ -222,15 +278,15 @@ def check_report_out(dataset: str | Path, out: str | Path) -> None:
         raise SimInputError(f"--out {out}: overlaps the dataset {dataset}; write the report elsewhere")
 
 
-def report(dataset: str | Path, out: "str | Path | OutDir") -> tuple[Path, list[Figure]]:
+def report(dataset: str | Path, out: "str | Path | OutDir", target=None) -> tuple[Path, list[Figure]]:
     """Write ``index.html`` and its figures into ``out`` (replaced as a whole, atomically)."""
     if not isinstance(out, OutDir):
         check_report_out(dataset, out)
     d = load(dataset)
 
     def fill(tmp: Path) -> list[Figure]:
-        figs = build_figures(d, tmp)
-        (tmp / "index.html").write_text(render(d, figs, tmp), encoding="utf-8")
+        figs = build_figures(d, tmp, target)
+        (tmp / "index.html").write_text(render(d, figs, tmp, target), encoding="utf-8")
         return figs
 
     figs = replace_dir(out, fill, kind="report")

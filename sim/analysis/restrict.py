@@ -37,6 +37,32 @@ class Ability:
     withheld: str
 
 
+COMPETENCE_THRESHOLD = -0.01  # an ability may be worth at most 1 point less than nothing and pass
+
+
+def competence_verdict(value: float, lo: float, hi: float, games: int,
+                       threshold: float = COMPETENCE_THRESHOLD) -> tuple[str, int | None]:
+    """What the interval of an ability's value to its side says: "competent" when the whole
+    interval lies above ``threshold`` (−1 point), "not competent" when it lies below 0, else
+    "inconclusive" with about how many games per row would narrow it past the threshold
+    (the half-width shrinks as 1/√games; None when the estimate itself is below it)."""
+    if hi < 0:
+        return "not competent", None
+    if lo > threshold:
+        return "competent", None
+    half, room = (hi - lo) / 2, value - threshold
+    if room <= 0 or half <= 0:
+        return "inconclusive", None
+    return "inconclusive", int(math.ceil(games * (half / room) ** 2))
+
+
+def verdict_text(verdict: str, needed: int | None) -> str:
+    if verdict != "inconclusive":
+        return verdict
+    return (f"inconclusive: about {needed:,} games needed" if needed else
+            "inconclusive: the estimate is below −1 point; more games would likely say not competent")
+
+
 def paired_delta(s0: np.ndarray, s1: np.ndarray, n: np.ndarray) -> tuple[float, float, float]:
     """(rate1 − rate0, its 95% interval) from per-block successes on the same games."""
     from scipy.stats import t
@@ -70,7 +96,8 @@ def restricted_play(game, setup: Any, strategies: Mapping[str, Any], games: int,
     lo, hi = wilson(s0, n0)
     sides = game.sides_of(setup)
     first = sides[0] if sides else ""
-    rows = [{"restricted": "(none)", "ability": "", "side": "", "withheld": "the full game", "games": n0,
+    rows = [{"competence": None, "restricted": "(none)", "ability": "", "side": "", "withheld": "the full game",
+             "games": n0,
              "rate": s0 / n0, "ci_low": lo, "ci_high": hi, "delta": 0.0, "delta_ci_low": 0.0,
              "delta_ci_high": 0.0, "value_to_side": None, "value_ci_low": None, "value_ci_high": None,
              "competent": None}]
@@ -83,12 +110,16 @@ def restricted_play(game, setup: Any, strategies: Mapping[str, Any], games: int,
         # the primary rate is the first side's: an ability of another side serves it when the rate rises
         sign = -1.0 if (not first or a.side == first) else 1.0
         v, vlo, vhi = sign * d, *sorted((sign * dlo, sign * dhi))
-        rows.append({"restricted": a.holder, "ability": a.name, "side": a.side, "withheld": a.withheld,
+        verdict, needed = competence_verdict(v, vlo, vhi, n0)
+        rows.append({"competence": verdict_text(verdict, needed), "restricted": a.holder, "ability": a.name, "side": a.side, "withheld": a.withheld,
                      "games": n0, "rate": s1 / n0, "ci_low": lo, "ci_high": hi, "delta": d,
                      "delta_ci_low": dlo, "delta_ci_high": dhi, "value_to_side": v, "value_ci_low": vlo,
                      "value_ci_high": vhi, "competent": not (vhi < 0)})
-    return pl.DataFrame(rows, schema_overrides={"value_to_side": pl.Float64, "value_ci_low": pl.Float64,
-                                                "value_ci_high": pl.Float64, "competent": pl.Boolean})
+    cols = [k for k in rows[0] if k != "competence"] + ["competence"]   # the new column last
+    return pl.DataFrame([{k: r[k] for k in cols} for r in rows],
+                        schema_overrides={"value_to_side": pl.Float64, "value_ci_low": pl.Float64,
+                                          "value_ci_high": pl.Float64, "competent": pl.Boolean,
+                                          "competence": pl.String})
 
 
 class PairedBlocks:

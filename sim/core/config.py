@@ -25,7 +25,8 @@ def load_toml(path: str | Path) -> dict[str, Any]:
     if not p.is_file():
         raise SimInputError(f"{p}: no such file")
     try:
-        return tomllib.loads(p.read_text(encoding="utf-8"))
+        # utf-8-sig: a byte-order mark (Windows editors write one) is not part of the TOML
+        return tomllib.loads(p.read_text(encoding="utf-8-sig"))
     except tomllib.TOMLDecodeError as e:
         raise SimInputError(f"{p}: malformed TOML: {e}") from None
     except UnicodeDecodeError:

@@ -182,6 +182,21 @@ class Game:
         """(setup, strategies) of the game played without ``ability``."""
         raise SimInputError(f"{self.name}: no optional ability {ability!r}")
 
+    # -- values by substitution (sim GAME values) --------------------------------------------
+    def changes(self, setup: Any, strategies: Mapping[str, Any]) -> list:
+        """The counterfactuals of ``sim GAME values`` (:class:`sim.analysis.values.Change`):
+        each special role replaced by its team's plain role, then each ability at its
+        neutral value, the holder kept. By default the optional abilities of restricted play
+        (:meth:`abilities`), each withheld; a game adds its roles and neutral values."""
+        from sim.analysis.values import Change
+
+        return [Change(a.name, "ability", a.holder, a.side, a.withheld) for a in self.abilities(setup, strategies)]
+
+    def change(self, setup: Any, strategies: Mapping[str, Any], name: str) -> tuple[Any, dict]:
+        """(setup, strategies) of the variant ``name`` of :meth:`changes` (by default the
+        restricted play of that ability)."""
+        return self.restrict(setup, strategies, name)
+
     def first_mover(self, setup: Any):
         """Where the rules say who moves first: (the rule, who moves first as played, who in
         the swapped setup, the swapped setup) — ``run --first-mover`` measures the advantage

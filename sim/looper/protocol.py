@@ -178,6 +178,31 @@ class Looper(Game):
                   "victim_choice": lambda: {"choose": never.chance_choose_nb}}[ability]()
         return setup, {**strategies, side: replace(s, name=f"{s.name}-no-{ability}", **change)}
 
+    # -- values by substitution: each character's rule off, the character kept -------------
+    def changes(self, setup, strategies):
+        """Each table character's rule (all its effects) off while it stays at the table —
+        valued for the player (the rules belong to no side) — then the sides' abilities."""
+        from sim.analysis.values import Change
+
+        out = []
+        for cid in setup.ids[1:]:  # ids[0] is the protagonist
+            ch = setup.config.get("characters", {}).get(cid) or {}
+            if ch.get("effects"):
+                kinds = ", ".join(dict.fromkeys(str(e.get("kind")) for e in ch["effects"] if isinstance(e, dict)))
+                out.append(Change(f"{cid}.rule", "ability", cid, "player",
+                                  f"{cid}'s rule off ({kinds}); the character stays at the table"))
+        return out + super().changes(setup, strategies)
+
+    def change(self, setup, strategies, name):
+        import copy
+
+        cid, _, what = name.partition(".")
+        if what == "rule" and cid in setup.ids[1:]:
+            tree = copy.deepcopy(setup.config)
+            tree["characters"][cid]["effects"] = []
+            return self.compile(tree), strategies
+        return super().change(setup, strategies, name)
+
     def print_loo(self, df, setup, strategies, games, console):
         from sim.looper.text import print_loo
 

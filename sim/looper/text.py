@@ -89,18 +89,19 @@ def print_run(res, con: Console, show_all: bool = False) -> None:
 def print_loo(df, strategies, games: int, con: Console) -> None:
     """The leave-one-out table."""
     p, w = strategies["player"].name, strategies["scriptwriter"].name
-    t = Table(title=f"leave one out — player {p} vs scriptwriter {w}; {games:,} games per row, "
-                    f"same seed (common random numbers)")
+    t = Table(title=f"leave one out, the seat removed: each character taken off the table (its rule off, the "
+                    f"character kept: sim looper values) — player {p} vs scriptwriter {w}; {games:,} games per row, "
+                    f"same seed (common random numbers); change in points")
     t.add_column("removed", no_wrap=True)
-    for c in ("player win rate", "95% CI", "change (paired 95% CI)"):
+    for c in ("player win rate", "95% CI", "change, points (paired 95% CI)"):
         t.add_column(c, justify="right")
     for r in df.iter_rows(named=True):
         mark = " *" if r["note"] else ""
         if r["player_win_rate"] is None:
             t.add_row(r["removed"] + mark, "—", "—", "—")
         else:
-            ci = "" if r["removed"] == "(none)" else f" ({r['delta_ci_low']:+.4f} … {r['delta_ci_high']:+.4f})"
+            ci = "" if r["removed"] == "(none)" else f" ({100 * r['delta_ci_low']:+.1f} … {100 * r['delta_ci_high']:+.1f})"
             t.add_row(r["removed"] + mark, f"{r['player_win_rate']:.4f}",
-                      f"{r['ci_low']:.4f} – {r['ci_high']:.4f}", f"{r['delta']:+.4f}{ci}")
+                      f"{r['ci_low']:.4f} – {r['ci_high']:.4f}", f"{100 * r['delta']:+.1f}{ci}")
     con.print(t)
     print_notes(con, df, "removed")

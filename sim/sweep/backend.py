@@ -7,7 +7,7 @@ the installed package, not a shared file system.
 
 * ``--dask local:N`` starts a ``LocalCluster`` of N single-threaded worker processes.
 * ``--dask tcp://HOST:PORT`` joins a running scheduler (e.g. one started by
-  ``dask-jobqueue``'s ``SLURMCluster``; see the README).
+  ``dask-jobqueue``'s ``SLURMCluster``; see docs/reference.md).
 """
 from __future__ import annotations
 

@@ -111,6 +111,16 @@ class Spec:
         return [{p: pt[p] for p in order} for pt in out]
 
 
+
+def _distinct(vals: list, where: str) -> None:
+    """Equal values on an axis would make identical cells (or weight a random choice): an error.
+    1 and 1.0 are equal here (the same parameter value); true and 1 are not."""
+    seen: list = []
+    for v in vals:
+        if any(v == w and (type(v) is bool) == (type(w) is bool) for w in seen):
+            raise SimInputError(f"{where}: {v!r} is listed twice; each value makes one cell")
+        seen.append(v)
+
 def draw_random(axes: list[Axis], n: int, seed: int) -> list[dict[str, Any]]:
     """``n`` distinct joint draws of the random axes (a repeat would only replay a cell)."""
     rng = python_rng(seed, RANDOM_TAG)
@@ -208,6 +218,7 @@ def parse_axis(i: int, a: Any) -> Axis:
         vals = a["values"]
         if not isinstance(vals, list) or not vals:
             raise SimInputError(f"{where}: empty axis (values = [] has no cells)")
+        _distinct(vals, f"{where}: values")
         return Axis(path, "list", list(vals))
     if kind == "grid":
         g = a["grid"]
@@ -236,6 +247,7 @@ def parse_axis(i: int, a: Any) -> Axis:
     if "choices" in d:
         if set(d) != {"choices"} or not isinstance(d["choices"], list) or not d["choices"]:
             raise SimInputError(f"{where}: random choices must be a non-empty list")
+        _distinct(d["choices"], f"{where}: random choices")
     else:
         if set(d) != {"low", "high"} or not (_num(d["low"]) and _num(d["high"])):
             raise SimInputError(f"{where}: random = {{low, high}} (numbers) or {{choices = [...]}}")

@@ -172,6 +172,51 @@ class Trpg(Game):
         tree["withhold"] = [*([w] if isinstance(w, str) else w), ability]
         return self.compile(tree), strategies
 
+    # -- values by substitution: each weapon, item, armour or ability taken from its holder ------
+    def _gear(self, setup):
+        """(name, character, side, words) of each weapon, item and armour a sheet carries."""
+        out = []
+        for cid, c in (self.config_of(setup).get("characters") or {}).items():
+            side = c.get("side", "")
+            weapons = list(c.get("weapons", ["fists"]))
+            for w in dict.fromkeys(weapons):
+                if w == "fists":
+                    continue
+                rest = [x for x in weapons if x != w]
+                said = f"{cid} without its {w}" + ("" if rest else " (fights with fists)")
+                out.append((f"{cid}.weapon.{w}", cid, side, said))
+            for item, n in (c.get("items") or {}).items():
+                if n:
+                    out.append((f"{cid}.item.{item}", cid, side, f"{cid} without its {item} ({n})"))
+            arm = c.get("armour") or {}
+            if arm.get("pct", 0) or arm.get("fixed", 0):
+                out.append((f"{cid}.armour", cid, side, f"{cid} without armour ({arm.get('pct', 0)}% / "
+                                                        f"{arm.get('fixed', 0)} fixed as given)"))
+        return out
+
+    def changes(self, setup, strategies):
+        from sim.analysis.values import Change
+
+        gear = [Change(n, "ability", h, s, w) for n, h, s, w in self._gear(self.with_profiles(setup, strategies))]
+        return gear + super().changes(setup, strategies)
+
+    def change(self, setup, strategies, name):
+        import copy
+
+        setup = self.with_profiles(setup, strategies)
+        if name not in {g[0] for g in self._gear(setup)}:
+            return super().change(setup, strategies, name)
+        cid, what, *rest = name.split(".", 2)
+        tree = copy.deepcopy(self.config_of(setup))
+        c = tree["characters"][cid]
+        if what == "weapon":
+            c["weapons"] = [x for x in c.get("weapons", []) if x != rest[0]] or ["fists"]
+        elif what == "item":
+            del c["items"][rest[0]]
+        else:
+            c["armour"] = {"pct": 0, "fixed": 0}
+        return self.compile(tree), strategies
+
     def to_json(self, result):
         from sim.trpg.game import scenario_oracles
 

@@ -38,12 +38,14 @@ def print_run(res, con: Console) -> None:
 
 def print_loo(df, sc, games: int, con: Console) -> None:
     """The leave-one-out table."""
-    t = Table(title=f"leave one out — {sc.name}: {games:,} combats per row, same seed (common random numbers)")
+    t = Table(title=f"leave one out, the seat removed: each character taken out of the fight (its gear or an "
+                    f"ability alone: sim trpg values) — {sc.name}: {games:,} combats per row, same seed (common random "
+                    f"numbers); change in points")
     t.add_column("removed (side)", no_wrap=True)
     t.add_column("outcome", no_wrap=True)
     t.add_column("rate", justify="right")
     t.add_column("95% CI", justify="right", no_wrap=True)
-    t.add_column("change", justify="right")
+    t.add_column("change, points", justify="right")
     for r in df.iter_rows(named=True):
         name = r["removed"] + (f" ({r['side']})" if r["side"] else "") + (" *" if r["note"] else "")
         if r["games"] is None:
@@ -51,8 +53,8 @@ def print_loo(df, sc, games: int, con: Console) -> None:
         else:
             for k, s in enumerate(sc.sides):
                 t.add_row(name if k == 0 else "", f"{s} win", f"{r[s + '_win_rate']:.4f}",
-                          f"{r[s + '_ci_low']:.4f} – {r[s + '_ci_high']:.4f}", f"{r[s + '_delta']:+.4f}")
-            t.add_row("", "draw", f"{r['draw_rate']:.4f}", "", f"{r['draw_delta']:+.4f}")
+                          f"{r[s + '_ci_low']:.4f} – {r[s + '_ci_high']:.4f}", f"{100 * r[s + '_delta']:+.1f}")
+            t.add_row("", "draw", f"{r['draw_rate']:.4f}", "", f"{100 * r['draw_delta']:+.1f}")
         t.add_section()
     con.print(t)
     print_notes(con, df, "removed")

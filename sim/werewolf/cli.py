@@ -17,8 +17,9 @@ app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_
 @app.command("exact")
 @clean_errors
 def exact_cmd(
-    roles: str = typer.Option("werewolf*2,villager*7,seer", "--roles",
-                              help="Any seed roles (at most one paladin and one witch)."),
+    roles: str = typer.Option(None, "--roles", help="Any seed roles (at most one paladin and one witch); default: "
+                                                   "the table `sim werewolf run` plays (R-1, or the "
+                                                   "composition --set gives)."),
     sets: List[str] = typer.Option([], "--set", help="variants.* (every vote_rule / start / end_rule, "
                                    "max_runoffs, max_days, accomplice_counts_as, abilities_after_elimination, "
                                    "lone_accomplice_attacks) "

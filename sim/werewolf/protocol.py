@@ -152,6 +152,79 @@ class Werewolf(Game):
         var[slot] |= np.int64(1) << np.int64(k)
         return replace(setup, nb=setup.nb._replace(var=var)), strategies
 
+    # -- values by substitution: a role against its team's plain one, an ability at its neutral value
+    PLAIN = {"village": "villager", "wolves": "werewolf"}
+
+    def _role_changes(self, setup):
+        """(role, plain role it is replaced by, the words) for each special role at the table."""
+        from sim.werewolf.enums import RF
+
+        table = setup.nb.table
+        out = []
+        for r in dict.fromkeys(setup.seats):
+            k = setup.role_ids.index(r)
+            # the plain role of a team is the one that attacks with it or not: a non-attacking wolf
+            # (the accomplice) has no plain wolf-team twin, so it is replaced by a villager, said so
+            plain = "werewolf" if table[k, RF.ATTACKS] else "villager"
+            if r in self.PLAIN.values() or plain not in setup.role_ids:
+                continue
+            n = setup.seats.count(r)
+            one = f"one {r} of {n}" if n > 1 else f"the {r}"
+            said = f"{one} replaced by a plain {plain}"
+            if table[k, RF.TEAM] and plain == "villager":
+                said += " (the wolf team has no plain role that does not attack: the seat joins the village)"
+            out.append((r, plain, said))
+        return out
+
+    def changes(self, setup, strategies):
+        from sim.analysis.values import Change
+        from sim.werewolf.enums import RF
+
+        table = setup.nb.table
+        side_of = {r: ("wolves" if table[setup.role_ids.index(r), RF.TEAM] else "village") for r in setup.seats}
+        out = [Change(r, "role", r, side_of[r], said) for r, _, said in self._role_changes(setup)]
+        for r in dict.fromkeys(setup.seats):
+            k = setup.role_ids.index(r)
+            if table[k, RF.DRAG] > 0:
+                out.append(Change(f"{r}.drag", "ability", r, side_of[r],
+                                  f"{r}'s drag 0 (drags no one; {int(table[k, RF.DRAG])} as given)"))
+            if table[k, RF.ATTACKS] and not table[k, RF.SEER_WOLF]:
+                out.append(Change(f"{r}.seer_reads", "ability", r, side_of[r], f"the seer reads {r} as a wolf"))
+            if table[k, RF.ATTACKS] and not table[k, RF.MEDIUM_WOLF]:
+                out.append(Change(f"{r}.medium_reads", "ability", r, side_of[r], f"the medium reads {r} as a wolf"))
+        for a in self.abilities(setup, strategies):  # hooks and claims, withheld (restricted play)
+            if a.name.endswith("_claims"):
+                out.append(Change(f"{a.holder}.claims", "ability", a.holder, a.side, a.withheld))
+            else:
+                from sim.werewolf.enums import ABILITIES
+
+                ab = ABILITIES[int(table[setup.role_ids.index(a.holder), RF.ABILITY])]
+                said = a.withheld + (" (count 0)" if ab == "protect" else "")
+                name = {"witch": "potions"}.get(ab, ab)   # witch.potions, not witch.witch
+                out.append(Change(f"{a.holder}.{name}", "ability", a.holder, a.side, said))
+        return out
+
+    def change(self, setup, strategies, name):
+        import copy
+
+        roles = {r: plain for r, plain, _ in self._role_changes(setup)}
+        if name in roles:  # the first seat of the role, in place: the other seats keep their order
+            seats = list(setup.seats)
+            seats[seats.index(name)] = roles[name]
+            tree = copy.deepcopy(self.config_of(setup))
+            tree["composition"]["default"] = ",".join(seats)
+            return self.compile(tree), strategies
+        holder, _, what = name.partition(".")
+        if what in ("drag", "seer_reads", "medium_reads"):
+            tree = copy.deepcopy(self.config_of(setup))
+            tree["roles"][holder][what] = 0 if what == "drag" else "wolf"
+            return self.compile(tree), strategies
+        if what == "claims":
+            return self.restrict(setup, strategies, f"{holder}_claims")
+        if holder in setup.role_ids and what:
+            return self.restrict(setup, strategies, holder)
+        return super().change(setup, strategies, name)
+
     def print_loo(self, df, setup, strategies, games, console):
         from sim.werewolf.text import print_loo
 

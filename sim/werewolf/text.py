@@ -40,14 +40,16 @@ def print_run(res, con: Console) -> None:
 
 def print_loo(df, games: int, con: Console) -> None:
     """The leave-one-out table."""
-    t = Table(title=f"leave one out — {games:,} games per row, same seed (common random numbers)")
-    for c in ("replaced by a villager", "village win rate", "95% CI", "change (paired 95% CI)"):
-        t.add_column(c, justify="left" if c.startswith("replaced") else "right")
+    t = Table(title=f"leave one out, the seat removed: each role's seat given to a plain villager (for the "
+                    f"role against its team's plain one: sim werewolf values) — {games:,} games per row, same seed "
+                    f"(common random numbers); change in points")
+    for c in ("seat given to a villager", "village win rate", "95% CI", "change, points (paired 95% CI)"):
+        t.add_column(c, justify="left" if c.startswith("seat") else "right")
     for r in df.iter_rows(named=True):
         if r["village_win_rate"] is None:
             t.add_row(r["replaced"], "—", "—", r["note"])
         else:
-            ci = "" if r["replaced"] == "(none)" else f" ({r['delta_ci_low']:+.4f} … {r['delta_ci_high']:+.4f})"
+            ci = "" if r["replaced"] == "(none)" else f" ({100 * r['delta_ci_low']:+.1f} … {100 * r['delta_ci_high']:+.1f})"
             t.add_row(r["replaced"], f"{r['village_win_rate']:.4f}", f"{r['ci_low']:.4f} – {r['ci_high']:.4f}",
-                      f"{r['delta']:+.4f}{ci}")
+                      f"{100 * r['delta']:+.1f}{ci}")
     con.print(t)
