@@ -31,7 +31,8 @@ PAIRS = {
     "looper": [{"player": "bayes", "scriptwriter": "adversarial"},
                {"player": "planner", "scriptwriter": "fixed", "config": "examples/looper/trap.toml"},
                {"player": "cautious", "scriptwriter": "random"}, {"player": "deducer", "scriptwriter": "random"},
-               {"player": "oracle_key", "scriptwriter": "random"}, {"player": "oracle_planner", "scriptwriter": "random"},
+               {"player": "oracle_key", "scriptwriter": "random"},
+               {"player": "oracle_planner", "scriptwriter": "random"},
                {"player": "random", "scriptwriter": "random"}],
     "trpg": [{}],
 }

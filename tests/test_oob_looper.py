@@ -18,26 +18,16 @@ from scipy.stats import binomtest
 
 from sim.core.rng import seed_stream_nb
 from sim.core.seeding import run_key
-from sim.looper import GAME, build_config, compile_setup
+from sim.looper import GAME
 from sim.looper.enums import Stream
 from strategies.looper import PLAYERS
 from tests.plugins import hostile_looper as H
 from tests.plugins import oob_looper as O
-from tests.test_looper_honest import NAMING, _named, _true_key
+from tests.test_looper_honest import _named, _true_key, base, naming  # noqa: F401 (fixtures)
 from tests.test_oob_werewolf import run_sim
 
 NOJIT = bool(numba.config.DISABLE_JIT)
 jit_only = pytest.mark.skipif(NOJIT, reason="reads outside an array raise in plain Python")
-
-
-@pytest.fixture(scope="module")
-def base():
-    return compile_setup(build_config())
-
-
-@pytest.fixture(scope="module")
-def naming():
-    return compile_setup(build_config(sets=NAMING))
 
 
 @jit_only

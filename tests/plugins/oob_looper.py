@@ -18,9 +18,9 @@ from strategies.looper import PlayerStrategy, ScriptwriterStrategy
 from strategies.looper.player import random_move_nb, random_name_nb
 from strategies.looper.scriptwriter import random_choose_nb, random_setup_nb
 from tests.plugins.hostile_looper import BACK, _replay_nb, unstep_nb
+from tests.plugins.oob_edges import outside_nb
 
 U1 = np.uint64(1)
-OFFSETS = (1, 2, 3, 4, 5, 7, 8, 13, 16, 64, 100, 512, 1000, 4095)
 
 
 @nb.njit
@@ -58,38 +58,27 @@ def oob_stream_name_nb(rng, view, own):
 
 
 @nb.njit
-def _e_nb(a):
-    """Whether any word outside the C-contiguous array ``a`` (read flat), at every offset of
-    OFFSETS past its end or before its start, is non-zero."""
-    f = a.reshape(a.size)
-    acc = np.int64(0)
-    m = f.shape[0]
-    for k in OFFSETS:
-        acc |= np.int64(f[m - 1 + k] != 0)
-        acc |= np.int64(f[-(m + k)] != 0)
-    return acc
-
-
-@nb.njit
 def _rules_nb(R):
-    return (_e_nb(R.info) | _e_nb(R.home) | _e_nb(R.char_attrs) | _e_nb(R.next_loc) | _e_nb(R.effects)
-            | _e_nb(R.masks) | _e_nb(R.guest_day))
+    acc = outside_nb(R.info) | outside_nb(R.home) | outside_nb(R.char_attrs) | outside_nb(R.next_loc)
+    return acc | outside_nb(R.effects) | outside_nb(R.masks) | outside_nb(R.guest_day)
 
 
 @nb.njit
 def _buf_nb(b):
-    return (_e_nb(b.stress) | _e_nb(b.raw) | _e_nb(b.givers) | _e_nb(b.pos2) | _e_nb(b.killer)
-            | _e_nb(b.ann) | _e_nb(b.occ) | _e_nb(b.occ2) | _e_nb(b.dest) | _e_nb(b.misrep) | _e_nb(b.fire)
-            | _e_nb(b.req_actor) | _e_nb(b.req_eff) | _e_nb(b.req_cand) | _e_nb(b.req_victim)
-            | _e_nb(b.attrs) | _e_nb(b.masks) | _e_nb(b.st) | _e_nb(b.kact) | _e_nb(b.kat) | _e_nb(b.ek)
-            | _e_nb(b.ed))
+    acc = outside_nb(b.stress) | outside_nb(b.raw) | outside_nb(b.givers) | outside_nb(b.pos2)
+    acc |= outside_nb(b.killer) | outside_nb(b.ann) | outside_nb(b.occ) | outside_nb(b.occ2) | outside_nb(b.dest)
+    acc |= outside_nb(b.misrep) | outside_nb(b.fire) | outside_nb(b.req_actor) | outside_nb(b.req_eff)
+    acc |= outside_nb(b.req_cand) | outside_nb(b.req_victim) | outside_nb(b.attrs) | outside_nb(b.masks)
+    acc |= outside_nb(b.st) | outside_nb(b.kact) | outside_nb(b.kat) | outside_nb(b.ek) | outside_nb(b.ed)
+    return acc
 
 
 @nb.njit
 def player_leak_nb(rng, view, own, out):
-    acc = _e_nb(rng) | _rules_nb(view.rules) | _e_nb(view.ann) | _e_nb(view.moves) | _e_nb(view.loop_end)
-    acc |= _e_nb(view.named) | _e_nb(view.knobs) | _e_nb(own.mem) | _e_nb(own.big) | _buf_nb(own.buf)
-    acc |= _e_nb(out)
+    acc = outside_nb(rng) | _rules_nb(view.rules) | outside_nb(view.ann) | outside_nb(view.moves)
+    acc |= outside_nb(view.loop_end) | outside_nb(view.named) | outside_nb(view.knobs)
+    acc |= outside_nb(own.mem) | outside_nb(own.big) | _buf_nb(own.buf)
+    acc |= outside_nb(out)
     return acc != 0
 
 
@@ -102,8 +91,9 @@ def probe_move_nb(rng, view, own, out):
 
 @nb.njit
 def writer_leak_nb(rng, view, params):
-    acc = _e_nb(rng) | _rules_nb(view.rules) | _e_nb(view.setup) | _e_nb(view.pos) | _e_nb(view.stress)
-    acc |= _e_nb(view.knobs) | _e_nb(params)
+    acc = outside_nb(rng) | _rules_nb(view.rules) | outside_nb(view.setup) | outside_nb(view.pos)
+    acc |= outside_nb(view.stress)
+    acc |= outside_nb(view.knobs) | outside_nb(params)
     return acc != 0
 
 

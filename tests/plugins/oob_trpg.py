@@ -11,38 +11,18 @@ import numpy as np
 
 from sim.core.bits import lowest_nb
 from strategies.trpg.builtin import builtin_reaction_nb, builtin_target_nb
+from tests.plugins.oob_edges import outside_nb
 
-OFFSETS = (1, 2, 3, 4, 5, 7, 8, 13, 16, 64, 100, 512, 1000, 4095)
-
-
-@nb.njit
-def _e1_nb(a):
-    acc = np.int64(0)
-    m = a.shape[0]
-    for k in OFFSETS:
-        acc |= np.int64(a[m - 1 + k] != 0)
-        acc |= np.int64(a[-(m + k)] != 0)
-    return acc
-
-
-@nb.njit
-def _e2_nb(a):
-    acc = np.int64(0)
-    r, c = a.shape
-    for k in OFFSETS:
-        acc |= np.int64(a[max(r - 1, 0), c - 1 + k] != 0)
-        acc |= np.int64(a[0, -(c + k)] != 0)
-    return acc
 
 
 @nb.njit
 def leak_nb(rng, view):
-    acc = _e1_nb(rng) | _e1_nb(view.side) | _e1_nb(view.x) | _e1_nb(view.y) | _e1_nb(view.status)
-    acc |= _e1_nb(view.controlled) | _e1_nb(view.hp_band) | _e1_nb(view.equip) | _e1_nb(view.melee)
-    acc |= _e1_nb(view.shooting) | _e1_nb(view.sheet) | _e1_nb(view.state) | _e1_nb(view.my_weapons)
-    acc |= _e2_nb(view.weapons) | _e2_nb(view.dice)
+    acc = outside_nb(rng) | outside_nb(view.side) | outside_nb(view.x) | outside_nb(view.y) | outside_nb(view.status)
+    acc |= outside_nb(view.controlled) | outside_nb(view.hp_band) | outside_nb(view.equip) | outside_nb(view.melee)
+    acc |= outside_nb(view.shooting) | outside_nb(view.sheet) | outside_nb(view.state) | outside_nb(view.my_weapons)
+    acc |= outside_nb(view.weapons) | outside_nb(view.dice)
     if view.hp_public == 0:  # hidden HP is a row of HIDDEN values: only outside it must be zeros
-        acc |= _e1_nb(view.hp)
+        acc |= outside_nb(view.hp)
     return acc != 0
 
 

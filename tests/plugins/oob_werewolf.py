@@ -30,10 +30,10 @@ from strategies.werewolf.basic import (random_attack_nb, random_divine_nb, rando
                                        random_vote_nb, random_witch_nb, silent_nb)
 from strategies.werewolf.basic import random_subset_nb
 from tests.plugins.hostile_werewolf import rewind_nb
+from tests.plugins.oob_edges import outside_nb
 
 U1 = np.uint64(1)
 BACK = 64
-OFFSETS = (1, 2, 3, 4, 5, 7, 8, 13, 16, 64, 100, 143, 512, 1000, 4095)
 
 
 @nb.njit
@@ -167,40 +167,19 @@ def oracle_know_vote_nb(rng, view, cands):
 
 
 @nb.njit
-def _edges1_nb(a):
-    """OR of a 1-D array's words outside it, at every offset of OFFSETS, both sides."""
-    acc = np.int64(0)
-    m = a.shape[0]
-    for k in OFFSETS:
-        acc |= np.int64(a[m - 1 + k] != 0)
-        acc |= np.int64(a[-(m + k)] != 0)  # numba wraps once: k words before the start
-    return acc
-
-
-@nb.njit
-def _edges2_nb(a):
-    acc = np.int64(0)
-    r, c = a.shape
-    for k in OFFSETS:
-        acc |= np.int64(a[max(r - 1, 0), c - 1 + k] != 0)
-        acc |= np.int64(a[0, -(c + k)] != 0)
-    return acc
-
-
-@nb.njit
 def leak_nb(view):
     """Whether any word just outside any array of the view is non-zero."""
-    acc = _edges1_nb(view.out_how) | _edges1_nb(view.out_day) | _edges1_nb(view.revived)
-    acc |= _edges1_nb(view.claim_role) | _edges2_nb(view.claim_res) | _edges1_nb(view.claimed)
-    acc |= _edges2_nb(view.said) | _edges1_nb(view.know) | _edges1_nb(view.knobs) | _edges1_nb(view.mem)
-    acc |= _edges2_nb(view.rules.table) | _edges1_nb(view.rules.var) | _edges1_nb(view.rules.seats)
-    acc |= _edges2_nb(view.rules.knobs)
+    acc = outside_nb(view.out_how) | outside_nb(view.out_day) | outside_nb(view.revived)
+    acc |= outside_nb(view.claim_role) | outside_nb(view.claim_res) | outside_nb(view.claimed)
+    acc |= outside_nb(view.said) | outside_nb(view.know) | outside_nb(view.knobs) | outside_nb(view.mem)
+    acc |= outside_nb(view.rules.table) | outside_nb(view.rules.var) | outside_nb(view.rules.seats)
+    acc |= outside_nb(view.rules.knobs)
     return acc != 0
 
 
 @nb.njit
 def leak_rng_nb(rng):
-    return _edges1_nb(rng) != 0
+    return outside_nb(rng) != 0
 
 
 @nb.njit
