@@ -53,6 +53,7 @@ from sim.core.nrt import keep_alive_nb, unmanaged_nb
 from sim.core.rng import choose_bit_nb, randint_nb, uniform_nb
 from sim.looper.day_nb import S_DEAD, day_finish_nb, day_start_nb
 from sim.looper.enums import F, I, Kind, Precedence
+from sim.looper.game_nb import MEM_BLIND, MEM_DECISIONS
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -66,10 +67,14 @@ M_LIVE = 204     # live particles
 M_N = 205        # particles in use
 M_EXACT = 206    # 1 while the live particles are exactly consistent (0: repair fell short)
 M_SPENT = 207    # re-simulated days the repair search has spent this game
+M_FORCED = 209   # the free moves greedy_moves_nb put first in its set this decision
+M_STUCK = 208    # 1 once the complete enumeration found nothing this game (not reachable with true announcements)
 
 # knob slots (view.knobs, strategies.looper.BAYES_KNOBS / PLANNER_KNOBS order)
 K_PARTICLES, K_SAMPLES, K_CANDIDATES, K_PROT_W, K_CHOICE_RISK, K_REPAIR, K_MAX_MOVES = range(7)
 K_BUDGET, K_HORIZON, K_ALTERNATIVES = 7, 8, 9
+DESCENTS = 3     # particles the constructive repair descends from before it enumerates
+NO_GUEST = -2    # _history_nb's `only`: the days without a guest move
 MAX_ENUM = 256   # choice assignments enumerated per day (beyond: the day is taken as consistent)
 
 
@@ -290,7 +295,9 @@ def _deaths_nb(view, Ds):
 @nb.njit
 def _history_nb(view, h, Ds, buf, pos, keymask, stop, only):
     """:func:`history_mismatch_nb` on the announced dead ``Ds`` (:func:`_deaths_nb`);
-    ``only`` >= 0: the days of guest move ``only`` alone (:func:`_recheck_nb`); -1: every day."""
+    ``only`` >= 0: the days of guest move ``only`` alone (:func:`_recheck_nb`); -1: every day;
+    -2 (``NO_GUEST``): the days without a guest move (they depend on the key and the
+    permanent moves alone)."""
     if not (keymask & _bit(h[0])):
         return 1 << 20
     n = view.rules.info[I.N_CHARS]
@@ -304,7 +311,8 @@ def _history_nb(view, h, Ds, buf, pos, keymask, stop, only):
             last = _played(view, lp)
             alive = every
             for d in range(1, last + 1):
-                if (Ds[lp, d] == U0) == (quiet == 1) and (only < 0 or view.rules.guest_day[d] == only):
+                gd = view.rules.guest_day[d]
+                if (Ds[lp, d] == U0) == (quiet == 1) and (only == -1 or gd == only or (only == NO_GUEST and gd < 0)):
                     bad += _mismatch_nb(view, h, lp, d, alive, Ds[lp, d], buf, pos, True)
                     if bad > stop:
                         return bad
@@ -572,6 +580,34 @@ def _redraw_keys(rng, view, own, km, N, S, pos, Ds):
 
 
 @nb.njit
+def _construct_nb(rng, view, own, N, S, W, tmp, Ds, pos, km):
+    """No particle fits: the descent of strategies/looper/repair.py from each of the
+    ``DESCENTS`` fewest-mismatch particles in turn, then (once a game: it is complete, so a
+    failure stays one) the enumeration of every set of permanent moves. Returns 1 with one
+    particle made consistent, else 0."""
+    big = own.big
+    tried = np.zeros(N, np.uint8)
+    for _ in range(min(DESCENTS, N)):
+        b = -1
+        for i in range(N):
+            if tried[i] == 0 and (b < 0 or big[W + i] < big[W + b]):
+                b = i
+        tried[b] = 1
+        h = big[b * S:(b + 1) * S]
+        big[W + b] = descend_nb(rng, view, h, tmp, Ds, own.buf, pos, km, big[W + b])
+        if big[W + b] == 0:
+            return 1
+    if own.mem[M_STUCK] == 0:
+        h = big[b * S:(b + 1) * S]
+        if enumerate_nb(rng, view, h, Ds, own.buf, pos, km):
+            big[W + b] = 0
+            return 1
+        own.mem[M_STUCK] = 1
+        big[W + b] = _history_nb(view, h, Ds, own.buf, pos, km, 1 << 30, -1)
+    return 0
+
+
+@nb.njit
 def update_nb(rng, view, own, through_today):
     """Bring the particles up to the announcements so far (and today's, ``through_today``:
     the naming at a loop's end); returns the number of live particles."""
@@ -672,12 +708,9 @@ def update_nb(rng, view, own, through_today):
     if live == 0:
         # repair: walk each particle down the number of mismatches, guided to announced
         # places, within what is left of the game's budget (a search that fell short is
-        # not started again from scratch every day)
+        # not started again from scratch every day); then the constructive search of
+        # strategies/looper/repair.py, which cannot fall short silently
         budget = np.int64(_knob(view, K_REPAIR, 4000.0)) - mem[M_SPENT]
-        if budget <= 0:
-            mem[M_LIVE] = 0
-            keep_alive_nb(owned)
-            return 0
         spent = 0
         for i in range(N):
             h = big[i * S:(i + 1) * S]
@@ -704,7 +737,9 @@ def update_nb(rng, view, own, through_today):
                 else:
                     spent += 1
             i = (i + 1) % N
-        mem[M_SPENT] += spent
+        mem[M_SPENT] += max(spent, 0)
+        if live == 0:
+            live = _construct_nb(rng, view, own, N, S, W, tmp, Ds, pos, km)
         mem[M_EXACT] = 1 if live > 0 else 0
         if live == 0:
             mem[M_LIVE] = 0
@@ -874,6 +909,35 @@ def _mean_loss(view, own, hs, nw, mv, k, wts, pos, cr, base, same, each, above, 
 
 
 @nb.njit
+def _died_here_mask(view, x):
+    """The places character ``x`` may have stood when it died on today's day of an earlier
+    loop (the announced place, and the one before it: Turf King's shift), as a bit mask;
+    0 when it did not die on this day before."""
+    R = view.rules
+    L = R.info[I.N_LOC]
+    m = U0
+    for lp in range(view.loop):
+        a = view.ann[lp, view.day - 1, x]
+        if a >= 0:
+            m |= _bit(a)
+            for y in range(L):
+                if R.next_loc[y] == a:
+                    m |= _bit(y)
+    return m
+
+
+@nb.njit
+def _harmless(each, base, nw):
+    """Whether a move leaves every world's loss at most what it was without it: a move that
+    creates a death (or a risk) in some sampled world is not made, unless it removes a
+    worse one there (issue 41)."""
+    for w in range(nw):
+        if each[w] > base[w] + 1e-9:
+            return False
+    return True
+
+
+@nb.njit
 def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
     """Greedy moves lowering the mean loss over the worlds ``hs[:nw]``; returns how many."""
     R = view.rules
@@ -895,7 +959,8 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
     order_o = np.empty(nw, np.int64)
     order = unmanaged_nb(order_o)  # the worlds by their loss so far, largest first
     cur = _mean_loss(view, own, hs, nw, out, 0, wts, pos, cr, base, U0, base, np.inf, order)
-    if cur <= 0.0:
+    own.mem[M_FORCED] = 0
+    if cur <= 0.0 and view.loop == 0:  # nothing to lower, and no earlier loop to free anyone from
         keep_alive_nb(pos_o, loss_o, order_o)
         return 0
     # movers: the protected characters at risk in some world, and whoever shares a place
@@ -927,6 +992,44 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
     every = ~U0 if nw >= 64 else _bit(nw) - U1
     k = 0
     moved = U0
+    # free moves first: a protected character that died on this day of an earlier loop is
+    # moved away from where it died when no world has the scriptwriter override its move
+    # (to the best place of the others, by the mean loss), whatever the worlds expect
+    for x in range(n):
+        if k >= cap or not (prot & _bit(x)):
+            continue
+        avoid = _died_here_mask(view, x)
+        if avoid == U0:
+            continue
+        free = True
+        for w in range(nw):
+            if held[w] & _bit(x):
+                free = False
+        if not free:
+            continue
+        bl = -1
+        bv = np.inf
+        for l in range(L):
+            if avoid & _bit(l):
+                continue
+            out[k, 0] = x
+            out[k, 1] = l
+            v = _mean_loss(view, own, hs, nw, out, k + 1, wts, pos, cr, base, U0, each, np.inf, order)
+            if v < bv:
+                bv = v
+                bl = l
+                for w in range(nw):
+                    kept[w] = each[w]
+        if bl < 0:
+            continue
+        out[k, 0] = x
+        out[k, 1] = bl
+        moved |= _bit(x)
+        cur = bv
+        for w in range(nw):
+            base[w] = kept[w]
+        k += 1
+    own.mem[M_FORCED] = k
     while k < cap and cur > 0.0:
         best = cur - 1e-9
         bx = -1
@@ -953,7 +1056,7 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
                 if same == every:
                     continue
                 v = _mean_loss(view, own, hs, nw, out, k + 1, wts, pos, cr, base, same, each, best, order)
-                if v < best:
+                if v < best and _harmless(each, base, nw):
                     best = v
                     bx = x
                     bl = out[k, 1]
@@ -974,8 +1077,14 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
 
 @nb.njit
 def _gather(rng, view, own, hs):
-    """Update the posterior and copy the worlds to plan on into ``hs``; returns how many."""
-    update_nb(rng, view, own, False)
+    """Update the posterior and copy the worlds to plan on into ``hs``; returns how many.
+    Counts the decision, and whether it is taken holding no hypothesis consistent with
+    everything announced (the kernel sums both into the run's counts: ``C_DECISIONS``,
+    ``C_BLIND``)."""
+    live = update_nb(rng, view, own, False)
+    own.mem[MEM_DECISIONS] += 1
+    if live == 0:
+        own.mem[MEM_BLIND] += 1
     S = _srow(view.rules)
     K = hs.shape[0]
     idx_o = np.empty(K, np.int64)
@@ -1140,6 +1249,19 @@ def _same_days(R, h, d0, d1, alive, mv0, k0, mv, k):
 
 
 @nb.njit
+def _kills_only(first, c, b, nw):
+    """Whether candidate ``c`` loses (value 0) some world of the first ``nw`` that candidate
+    ``b`` survives, and survives none that ``b`` loses."""
+    kills = False
+    for w in range(nw):
+        if first[c, w] <= 0.0 < first[b, w]:
+            kills = True
+        if first[b, w] <= 0.0 < first[c, w]:
+            return False
+    return kills
+
+
+@nb.njit
 def plan_nb(rng, view, own, hs, nw, wts, out):
     """Candidate move sets scored by determinised rollouts on the worlds ``hs[:nw]``."""
     R = view.rules
@@ -1170,7 +1292,13 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
         cm[0, j, 0] = out[j, 0]
         cm[0, j, 1] = out[j, 1]
     ck[0] = k0
-    ck[1] = 0
+    # "none" keeps the free moves (greedy_moves_nb makes them first): a protected character
+    # is never left where it died on this day of an earlier loop when its move is free
+    kf = min(own.mem[M_FORCED], k0)
+    for j in range(kf):
+        cm[1, j, 0] = out[j, 0]
+        cm[1, j, 1] = out[j, 1]
+    ck[1] = kf
     prot = U0
     for i in range(n):
         if wts[i] > 0.0:
@@ -1186,8 +1314,14 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
         for j in range(kk):
             if cm[c, j, 0] == x:
                 slot = j
+        if slot < kf and cm[c, slot, 0] != x:
+            slot = kf + randint_nb(rng, cap - kf) if kf < cap else slot  # a free move stays
         cm[c, slot, 0] = x
         cm[c, slot, 1] = randint_nb(rng, L)
+        if slot < kf:  # a free move may go elsewhere, but not back where it died
+            avoid = _died_here_mask(view, x)
+            while avoid & _bit(cm[c, slot, 1]) and avoid != _bit(L) - U1:
+                cm[c, slot, 1] = (cm[c, slot, 1] + 1) % L
         ck[c] = max(kk, slot + 1)
     # a candidate with the same moves as an earlier one ("none" and an empty greedy set on a
     # quiet day) is not rolled out and cannot be chosen
@@ -1216,6 +1350,9 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
     d1 = _last_day(view, horizon)  # the days a rollout plays: the same the skip compares
     spent = 0
     w = 0
+    npass = 0
+    first_o = np.zeros((ncand, max(nw, 1)))
+    first = unmanaged_nb(first_o)  # each candidate's value in each world, first round
     random = False
     v0 = 0.0
     used0 = 0
@@ -1233,18 +1370,26 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
             score[c] += v
             runs[c] += 1
             spent += used
+            if npass < nw:
+                first[c, w] = v
         w = (w + 1) % nw
+        npass += 1
         if (w == 0 and not random) or spent >= budget or runs[0] >= 4 * nw:
             break
-    bc = 0
-    for c in range(1, ncand):
-        if not dup[c] and score[c] / runs[c] > score[bc] / runs[bc] + 1e-12:
+    # a set that loses a world "none" (the free moves alone) survives, and saves none that
+    # "none" loses, is not chosen: a move that only kills is not made
+    b0 = 0 if dup[1] else 1
+    bc = -1
+    for c in range(ncand):
+        if dup[c] or (c != b0 and _kills_only(first, c, b0, min(npass, nw))):
+            continue
+        if bc < 0 or score[c] / runs[c] > score[bc] / runs[bc] + 1e-12:
             bc = c
     for j in range(ck[bc]):
         out[j, 0] = cm[bc, j, 0]
         out[j, 1] = cm[bc, j, 1]
     k = ck[bc]
-    keep_alive_nb(pos_o, owned)
+    keep_alive_nb(pos_o, owned, first_o)
     return k
 
 
@@ -1282,3 +1427,6 @@ def oracle_planner_name_nb(rng, view, own):
     """ORACLE: name the true key person."""
     return view.key
 
+
+
+from strategies.looper.repair import descend_nb, enumerate_nb  # noqa: E402  (it builds on the model above)
