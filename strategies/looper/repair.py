@@ -155,16 +155,17 @@ def descend_nb(rng, view, h, tmp, Ds, buf, pos, keymask, count):
 
 @nb.njit
 def _converge(rng, view, h, tmp, Ds, buf, pos, keymask, count):
-    """The descent's step when no single change helps: every permanent move sent to one
-    place — where a death of the latest day with deaths happened (its announced place, or
-    the one before it: Turf King's shift) — by two or three movers converging on the
-    victim (every set of characters; its guests then solved). First improvement; returns
-    (improved, count)."""
+    """The descent's step when no single change helps: the permanent moves remade around one
+    place — where a death of the latest day with deaths happened (its announced place, or the
+    one before it: Turf King's shift) — from the moves that touch it: a character sent
+    there (movers converging on the victim), or one standing there at home sent elsewhere (a
+    protector leaving), or none; every set of up to three of them, its guests then solved.
+    First improvement; returns (improved, count)."""
     R = view.rules
     n = R.info[I.N_CHARS]
     L = R.info[I.N_LOC]
     nperm = R.info[I.N_PERM]
-    if nperm < 2 or nperm > 3:
+    if nperm < 1 or nperm > 3:
         return False, count
     lp = -1
     d = -1
@@ -176,6 +177,8 @@ def _converge(rng, view, h, tmp, Ds, buf, pos, keymask, count):
         return False, count
     for j in range(h.shape[0]):
         tmp[j] = h[j]
+    vc = np.empty(n * L + 1, np.int64)
+    vl = np.empty(n * L + 1, np.int64)
     for v in range(n):
         a = view.ann[lp, d - 1, v]
         if a < 0:
@@ -188,15 +191,34 @@ def _converge(rng, view, h, tmp, Ds, buf, pos, keymask, count):
                         p = x
                 if p == a:
                     continue
-            for c1 in range(1, n):
-                for c2 in range(c1 + 1, n):
-                    for c3 in range(c2 + 1, n + 1):  # n: no third mover
-                        if nperm == 2 and c3 < n:
+            # the moves that touch p: none (index 0), into p, out of p
+            m = 1
+            vc[0] = -1
+            vl[0] = 0
+            for c in range(1, n):
+                if R.home[c] != p:
+                    vc[m] = c
+                    vl[m] = p
+                    m += 1
+            for c in range(1, n):
+                if R.home[c] == p:
+                    for l in range(L):
+                        if l != p:
+                            vc[m] = c
+                            vl[m] = l
+                            m += 1
+            for i1 in range(1, m):
+                for i2 in range(i1 + 1, m) if nperm >= 2 else range(0, 1):
+                    if i2 > 0 and vc[i2] == vc[i1]:
+                        continue
+                    for i3 in range(i2 + 1, m) if nperm >= 3 and i2 > 0 else range(0, 1):
+                        if i3 > 0 and (vc[i3] == vc[i1] or vc[i3] == vc[i2]):
                             continue
-                        tmp[1], tmp[2], tmp[3], tmp[4] = c1, p, c2, p
-                        if nperm == 3:
-                            tmp[5] = c3 if c3 < n else -1
-                            tmp[6] = p if c3 < n else 0
+                        tmp[1], tmp[2] = vc[i1], vl[i1]
+                        if nperm >= 2:
+                            tmp[3], tmp[4] = vc[i2], vl[i2]
+                        if nperm >= 3:
+                            tmp[5], tmp[6] = vc[i3], vl[i3]
                         if not fit_key_nb(rng, R, tmp, keymask):
                             continue
                         if _history_nb(view, tmp, Ds, buf, pos, keymask, 0, NO_GUEST) != 0:
