@@ -476,7 +476,8 @@ def test_the_greedy_move_search_is_the_obvious_one():
             while want < cap and cur > 0:
                 best, bx, bl = cur - 1e-9, -1, -1
                 off = randint_nb(rng, L)
-                for x in range(n):
+                # the protected movers first (issue 41: of equal moves, the victim's wins)
+                for x in sorted(range(n), key=lambda x: not prot >> x & 1):
                     if not (movers >> x & 1) or moved >> x & 1:
                         continue
                     for s in range(L):

@@ -1042,10 +1042,13 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
                 order[q] = order[q - 1]
                 q -= 1
             order[q] = w
+        # the protected movers are weighed first, so that of moves that lower the loss
+        # alike the one that moves the victim wins over one that moves a killer: it holds
+        # in worlds the samples do not show, where the killer is someone else (issue 41)
         m = movers & ~moved
         while m:
-            x = lowest_nb(m)
-            m &= m - U1
+            x = lowest_nb(m & prot) if m & prot else lowest_nb(m)
+            m &= ~_bit(x)
             out[k, 0] = x
             for s in range(L):
                 out[k, 1] = (off + s) % L
