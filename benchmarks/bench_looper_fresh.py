@@ -1,13 +1,14 @@
 """Reasoning players on freshly drawn multi-move scripts (issue 41).
 
-Draws scripts of several coordinated moves (``_propose_structured`` of the adversarial
-search: movers converging on the key person's place, guests, Turf King shifts) under the
+Draws scripts of several moves (``--kind``: the adversarial search's structured proposals —
+movers converging on the key person's place, guests, Turf King shifts — its random traps,
+or both alternately) under the
 rule variants P-15 / P-16 with victims chosen ``first``, keeps the first ``--scripts`` ones
 that `oracle_planner` wins in loop 1 in every one of ``--check`` games, then plays each
 reasoning player ``--games`` games on each and prints its mean, its worst script and the
 scripts below 50 %::
 
-    python benchmarks/bench_looper_fresh.py --scripts 50 --games 100 --seed 1
+    python benchmarks/bench_looper_fresh.py --scripts 50 --check 10 --games 20 --seed 1 --kind mixed
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from sim.core.seeding import python_rng  # noqa: E402
 from sim.looper.game import posterior_report, resolve_setup, run  # noqa: E402
-from strategies.looper.adversarial import _propose_structured  # noqa: E402
+from strategies.looper.adversarial import _propose, _propose_structured  # noqa: E402
 
 VARIANTS = ["rules.stay_moves=false", "rules.key_person_movable=false"]
 
@@ -58,9 +59,18 @@ def main(argv=None):
     ap.add_argument("--check", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--players", default="bayes,planner")
+    ap.add_argument("--kind", default="mixed", choices=("structured", "random", "mixed"),
+                    help="the adversarial search's structured proposals, its random traps, or both alternately")
     a = ap.parse_args(argv)
     base = resolve_setup(None, VARIANTS)
-    rows = _propose_structured(base, python_rng(a.seed, 41), 40 * a.scripts)
+    rng = python_rng(a.seed, 41)
+    st = _propose_structured(base, rng, 40 * a.scripts)
+    rnd = _propose(base, rng, 40 * a.scripts)
+    if a.kind == "mixed":
+        rows = np.empty((len(st) + len(rnd), st.shape[1]), np.int64)
+        rows[0::2], rows[1::2] = st, rnd
+    else:
+        rows = st if a.kind == "structured" else rnd
     kept = []
     for row in rows:
         if len(kept) >= a.scripts:
