@@ -26,7 +26,7 @@ import numpy as np
 
 from sim.core.rng import choose_bit_nb, randint_nb
 from sim.looper.enums import I
-from strategies.looper.bayes import NO_GUEST, _history_nb, _valid_nb
+from strategies.looper.model import NO_GUEST, _history_nb, _valid_nb
 
 BIG = 1 << 30
 U1 = np.uint64(1)
