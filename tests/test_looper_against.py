@@ -147,21 +147,25 @@ def test_locks_hold_the_one_move_forced_win_and_keep_to_the_variants():
 
 
 def test_search_weighs_the_locks_beside_its_proposals():
-    """With no random proposal at all the pool is made of screened locks, and its best
-    setup holds the scored player to 0 wins; without a screen there is nothing to keep."""
+    """With no random proposal at all the pool is made of screened locks and the script
+    library's scripts (issue 41: the library always seeds the search), and its best setup
+    holds the scored player to 0 wins; without a screen only the library is left."""
     import numpy as np
 
     from strategies.looper import PLAYERS
-    from strategies.looper.adversarial import search_setups
+    from strategies.looper.adversarial import library_rows, search_setups
 
     setup = GAME.setup()
     fast = (PLAYERS.get("random"), PLAYERS.get("cautious"))
+    lib = {tuple(r) for r in library_rows(setup)}
     pool = search_setups(setup, np.random.default_rng(1), (PLAYERS.get("random"),), proposals=0, trials=8,
                          with_scores=True, screen=fast)
     width = pool.shape[1] - 2
     assert len(pool) == 8 and pool[0, width] == 0
-    assert ((pool[:, 3:width:2] == -1).all(axis=1)).all()  # one move each: locks
-    assert len(search_setups(setup, np.random.default_rng(1), (PLAYERS.get("random"),), proposals=0, trials=8)) == 0
+    locks = (pool[:, 3:width:2] == -1).all(axis=1)  # one move each: locks
+    assert locks.any() and all(lk or tuple(r[:width]) in lib for lk, r in zip(locks, pool))
+    bare = search_setups(setup, np.random.default_rng(1), (PLAYERS.get("random"),), proposals=0, trials=8)
+    assert len(bare) == min(8, len(lib)) and all(tuple(r) in lib for r in bare)
 
 
 def test_the_search_plays_the_configured_player():

@@ -422,7 +422,7 @@ def test_the_greedy_move_search_is_the_obvious_one():
     world's loss where a move leaves its layout alone) chooses exactly what the obvious
     greedy search chooses: every mover to every place (in the same rotated order), each
     weighed by the mean of its loss recomputed in every world, the best strict improvement
-    kept, until none is left."""
+    that makes no world's loss larger kept, until none is left."""
     from sim.core.rng import randint_nb
 
     roster = resolve_setup(None)
@@ -454,10 +454,14 @@ def test_the_greedy_move_search_is_the_obvious_one():
         pos = np.zeros(n, np.int64)
         mv = np.full((cap, 2), -1, np.int64)
 
+        def each(kk):
+            return [loss(view, own, hs[w], mv, kk, wts, pos, 1.0) for w in range(nw)]
+
         def mean(kk):
-            return sum(loss(view, own, hs[w], mv, kk, wts, pos, 1.0) for w in range(nw)) / nw
+            return sum(each(kk)) / nw
 
         cur = mean(0)
+        worlds = each(0)
         want = 0
         if cur > 0:
             prot = sum(1 << i for i in range(n) if wts[i] > 0) & int(view.alive)
@@ -472,19 +476,23 @@ def test_the_greedy_move_search_is_the_obvious_one():
             while want < cap and cur > 0:
                 best, bx, bl = cur - 1e-9, -1, -1
                 off = randint_nb(rng, L)
-                for x in range(n):
+                # the protected movers first (issue 41: of equal moves, the victim's wins)
+                for x in sorted(range(n), key=lambda x: not prot >> x & 1):
                     if not (movers >> x & 1) or moved >> x & 1:
                         continue
                     for s in range(L):
                         mv[want] = x, (off + s) % L
-                        v = mean(want + 1)
-                        if v < best:
+                        e = each(want + 1)
+                        v = sum(e) / nw
+                        # issue 41: a move that makes some world's loss larger is not made
+                        if v < best and all(e[w] <= worlds[w] + 1e-9 for w in range(nw)):
                             best, bx, bl = v, x, (off + s) % L
                 if bx < 0:
                     break
                 mv[want] = bx, bl
                 moved |= 1 << bx
                 cur = best
+                worlds = each(want + 1)
                 want += 1
         assert k == want and (out[:k] == mv[:want]).all(), (trial, out[:k], mv[:want])
         moved_any += k > 0

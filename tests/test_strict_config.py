@@ -126,6 +126,7 @@ def test_every_shipped_file_passes_its_schema():
              (ROOT / "sim/werewolf/data/roles.toml", WEREWOLF), (ROOT / "sim/trpg/data/system.toml", SCENARIO_SCHEMA),
              (ROOT / "sim/trpg/data/builds.toml", BUILDS_SCHEMA)]
     files += [(p, SCENARIO_SCHEMA) for p in sorted((ROOT / "sim/trpg/data/scenarios").glob("*.toml"))]
+    files += [(p, LOOPER) for p in sorted((ROOT / "examples/looper").rglob("*.toml"))]  # the trap, the script library
     for p, schema in files:
         check_keys(tomllib.loads(p.read_text(encoding="utf-8")), schema, str(p))
     for p in sorted((ROOT / "examples/sweeps").glob("*.toml")):

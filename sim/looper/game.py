@@ -13,8 +13,8 @@ from sim.core.stats import wilson
 from sim.core.trace import Trace, log_rows, new_log
 from sim.core.views import is_oracle
 from sim.looper.enums import Ev, I
-from sim.looper.game_nb import (C_DAYS, C_GAMES, C_KEY_DEATHS, C_LOOPS, C_PROT_DEATHS, C_WINS,
-                                C_WRONG_NAME, chunk_kernel, new_counts)
+from sim.looper.game_nb import (C_BLIND, C_DAYS, C_DECISIONS, C_GAMES, C_KEY_DEATHS, C_LOOPS, C_PROT_DEATHS,
+                                C_WINS, C_WRONG_NAME, chunk_kernel, new_counts)
 from sim.looper.views import oracle_view_nb, player_view_nb
 from sim.looper.roster import Setup, build_config, compile_setup
 
@@ -40,7 +40,20 @@ class LooperResult(GameResult):
         row["key_person"] = self.tables["key_person"].to_dicts()
         if self.exploits is not None:
             row["exploits"] = self.exploits.to_dicts()
+        row.update(posterior_report(self.totals))
         return row
+
+
+def posterior_report(totals) -> dict:
+    """What a reasoning player (bayes, planner) reported of its decisions: how many, and
+    how many it took holding no hypothesis consistent with everything announced, with
+    their share; empty for a player that reports none (the others)."""
+    sc = totals["scalars"]
+    n, blind = int(sc[C_DECISIONS]), int(sc[C_BLIND])
+    if n == 0:
+        return {}
+    return {"decisions": n, "decisions_without_consistent_world": blind,
+            "share_without_consistent_world": blind / n}
 
 
 def resolve_setup(config=None, sets: Iterable[str] = (), *, expansion=False, protagonist=None) -> Setup:
@@ -266,5 +279,5 @@ def summary_tables(r: LooperResult) -> dict[str, pl.DataFrame]:
             **({"exploits": r.exploits} if getattr(r, "exploits", None) is not None else {})}
 
 
-__all__ = ["LooperResult", "play", "run", "trace", "kernel_for", "resolve_player", "resolve_setup", "resolve_scriptwriter",
+__all__ = ["LooperResult", "posterior_report", "play", "run", "trace", "kernel_for", "resolve_player", "resolve_setup", "resolve_scriptwriter",
            "summary_tables", "knob_vectors", "I"]

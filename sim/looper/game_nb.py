@@ -38,10 +38,15 @@ from sim.looper.views import (OracleView, PlayerView, Scratch, WriterView, oracl
 # acted (the agitated one for the agitator's granted kill, P-3; else the rule's owner);
 # key_end[c]: loops that ended with c's death as the key person
 Counts = namedtuple("Counts", "scalars wins_by_loop deaths key_games key_wins end_day killers key_end")
-# scalars slots
-C_GAMES, C_WINS, C_LOOPS, C_DAYS, C_PROT_DEATHS, C_KEY_DEATHS, C_WRONG_NAME = range(7)
-N_SCALARS = 7
+# scalars slots; C_DECISIONS / C_BLIND: what a reasoning player reports of its own decisions
+# (own.mem[MEM_DECISIONS], own.mem[MEM_BLIND], summed at each game's end; 0 for the others)
+C_GAMES, C_WINS, C_LOOPS, C_DAYS, C_PROT_DEATHS, C_KEY_DEATHS, C_WRONG_NAME, C_DECISIONS, C_BLIND = range(9)
+N_SCALARS = 9
 MEM = 256  # strategy scratch per game (int64)
+# a player's report slots in own.mem: its decisions, and those it took holding no hypothesis
+# consistent with everything announced (strategies/looper/bayes.py counts them)
+MEM_DECISIONS = MEM - 2
+MEM_BLIND = MEM - 1
 BIG = 8192  # a strategy's larger scratch (int64), NOT zeroed per game: a strategy sets what it reads
 
 
@@ -298,6 +303,8 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
                 break
         out.scalars[C_GAMES] += 1
         out.scalars[C_LOOPS] += loops_used
+        out.scalars[C_DECISIONS] += own.mem[MEM_DECISIONS]
+        out.scalars[C_BLIND] += own.mem[MEM_BLIND]
         out.key_games[kp] += 1
         ev_nb(log, Ev.GAME_END, won_loop >= 0, won_loop, loops_used, 0, 0, 0, 0)
         if won_loop >= 0:

@@ -41,6 +41,9 @@ class Looper(Game):
                "that player's win rate (re-measured: 2,000 games each, 300 for bayes / planner). Search "
                "cost: 384 proposals x 48 games; against bayes 128 x 16, planner 64 x 12 (with the "
                "exploit list's re-measure, about 10 s); set scriptwriter.proposals / scriptwriter.trials to change it."),
+        Option("scripts", str, None, ("--scripts",),
+               "A folder of fixed scripts (*.toml, [setup] as for --scriptwriter fixed) that seed the "
+               "adversarial search besides the shipped library examples/looper/scripts (= --set search.scripts=DIR)."),
     )
     base_keys = frozenset({"config", "set", "expansion"})
     schema = CONFIG_SCHEMA
@@ -71,7 +74,7 @@ class Looper(Game):
         return {**regs, "scriptwriter": sub}
 
     def build(self, config=None, sets=(), protagonist=None, protagonist_location=None, key_person=None,
-              expansion=False, all_rows=False, against=None):
+              expansion=False, all_rows=False, against=None, scripts=None):
         self.show_all = bool(all_rows)
         sets = list(sets)
         if against is not None:
@@ -79,6 +82,8 @@ class Looper(Game):
 
             PLAYERS.get(against)  # an unknown name: one error naming the closest
             sets.append(f"scriptwriter.against={against}")
+        if scripts is not None:
+            sets.append(f"search.scripts={scripts}")
         if protagonist_location is not None:
             sets.append(f"protagonist.location={protagonist_location}")
         if key_person is not None:

@@ -40,6 +40,9 @@ CONFIG_SCHEMA = {
     "setup": {"key_person": ANY, "permanent_moves": ListOf({"character": ANY, "location": ANY}),
               "guest_moves": ListOf({"day": ANY, "character": ANY, "location": ANY}), "choose": ANY},
     "protagonist": {"attributes": LIST, "location": ANY},
+    # folders of `fixed` scripts (*.toml) that seed the adversarial search (issue 41;
+    # `--scripts DIR`); the shipped library examples/looper/scripts always does
+    "search": {"scripts": LIST},
     "characters": Ids({"name": ANY, "attributes": LIST, "location": ANY, "effects": ListOf(_EFFECT)},
                       "character"),
     # each side's strategy knobs (player.max_moves=2): any name here, checked against the

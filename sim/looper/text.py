@@ -29,6 +29,13 @@ def print_run(res, con: Console, show_all: bool = False) -> None:
     con.print(f"loops ended by the key person's death {int(sc[C_KEY_DEATHS]):,}, by the protagonist's "
               f"{int(sc[C_PROT_DEATHS]):,} (a loop where both die counts in each), of {loops:,} loops; "
               f"mean days per loop {sc[C_DAYS] / max(loops, 1):.3f}")
+    from sim.looper.game import posterior_report
+
+    pr = posterior_report(res.totals)
+    if pr:
+        con.print(f"decisions taken with no setup consistent with everything announced: "
+                  f"{pr['decisions_without_consistent_world']:,} of {pr['decisions']:,} "
+                  f"({pr['share_without_consistent_world']:.2%})")
     le = res.tables.get("loop_ends")
     if le is not None:
         t = Table(title="the day on which loops ended")

@@ -14,9 +14,16 @@ weighs the one-move **locks** — the key person moved to each place, or any oth
 moved to the key person's table place (:func:`locks`, within the rule variants) — screened
 on the fast random and cautious players, the best ``2 × keep`` of them scored with the
 random proposals.
+
+Issue 41: half the proposals are **structured** as a person writes them
+(:func:`_propose_structured`: movers converging on the key person's place, guests joining
+there, day 7's most often, Turf King sent there or just before it), and every script of
+the library ``examples/looper/scripts`` (and of the folders ``search.scripts``,
+``--scripts DIR``) allowed by the run's rules is scored too (:func:`library_rows`).
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Sequence
 
 import numpy as np
@@ -66,6 +73,104 @@ def _propose(roster, rng: np.random.Generator, m: int) -> np.ndarray:
             if not key_movable and out[r, g + 2 * j] == (roster.fixed_key or key):
                 out[r, g + 2 * j] = chars[nperm % len(chars)]  # another character (not the key person)
     return out
+
+
+LIBRARY = Path(__file__).resolve().parents[2] / "examples" / "looper" / "scripts"
+
+
+def _valid_row(roster, row) -> bool:
+    """Whether setup ``row`` is one the run's rules allow (distinct permanent characters,
+    P-15, P-16 with the run's key person)."""
+    R = roster.nb
+    nperm, nguest = int(R.info[I.N_PERM]), int(R.info[I.N_GUEST])
+    key = roster.fixed_key or int(row[0])
+    perm = [int(row[1 + 2 * j]) for j in range(nperm) if row[1 + 2 * j] >= 0]
+    if len(set(perm)) != len(perm):
+        return False
+    for j in range(nperm):
+        c = int(row[1 + 2 * j])
+        if c >= 0 and not R.info[I.STAY_MOVES] and row[2 + 2 * j] == R.home[c]:
+            return False
+    moved = perm + [int(row[1 + 2 * nperm + 2 * j]) for j in range(nguest)]
+    return bool(R.info[I.KEY_MOVABLE]) or key not in moved
+
+
+def library_rows(roster, folders: Sequence = ()) -> np.ndarray:
+    """The setup rows of the `fixed` scripts (``*.toml`` with a ``[setup]``) in the shipped
+    library (:data:`LIBRARY`) and in ``folders`` (``search.scripts``, ``--scripts DIR``),
+    compiled against the run's rules; a script those rules forbid (P-15, P-16, fewer
+    moves) is left out. They seed the search (issue 41), so its exploit list reaches at
+    least the strongest script a person wrote."""
+    import tomllib
+
+    from sim.errors import SimInputError
+    from sim.looper.roster import compile_setup
+
+    width = setup_size(roster.nb)
+    rows = []
+    for folder in [LIBRARY, *folders]:
+        for f in sorted(Path(folder).glob("*.toml")):
+            setup = tomllib.loads(f.read_text()).get("setup")
+            if not isinstance(setup, dict) or not setup.get("key_person"):
+                continue
+            try:
+                row = compile_setup({**roster.config, "setup": setup}).script
+            except SimInputError:
+                continue
+            if row is not None and len(row) == width and _valid_row(roster, row):
+                rows.append(np.asarray(row, np.int64))
+    return np.array(rows, np.int64).reshape(-1, width)
+
+
+def _propose_structured(roster, rng: np.random.Generator, m: int) -> np.ndarray:
+    """Setups a person writes (issue 41): the key person stays at a place (its table place
+    when the rules keep it there, P-16) and the permanent movers converge on it; some
+    guest moves (often day 7's) bring one more there; Turf King is often sent to that place
+    or the one before it (his shift hides where deaths happen), by a permanent or a guest
+    move."""
+    R = roster.nb
+    n, L = int(R.info[I.N_CHARS]), int(R.info[I.N_LOC])
+    nperm, nguest = int(R.info[I.N_PERM]), int(R.info[I.N_GUEST])
+    home = np.asarray(R.home)
+    nxt = np.asarray(R.next_loc)
+    tk = roster.ids.index("turf_king") if "turf_king" in roster.ids else -1
+    out = np.zeros((0, 1 + 2 * nperm + 2 * nguest), np.int64)
+    rows = []
+    tries = 0
+    while len(rows) < m and tries < 20 * m:
+        tries += 1
+        key = roster.fixed_key or int(rng.integers(1, n))
+        p = int(home[key])
+        if R.info[I.KEY_MOVABLE] and rng.random() < 0.3:
+            p = int(rng.integers(0, L))
+        prev = int(np.flatnonzero(nxt == p)[0]) if (nxt == p).any() else p
+        others = [int(c) for c in rng.permutation(np.arange(1, n)) if c != key and home[c] != p]
+        row = np.full(1 + 2 * nperm + 2 * nguest, -1, np.int64)
+        row[0] = key
+        row[2::2] = 0
+        used = set()
+        j = 0
+        if tk > 0 and tk != key and rng.random() < 0.4 and nperm:  # Turf King hides the place
+            row[1], row[2] = tk, p if home[tk] != p else prev
+            used.add(tk)
+            j = 1
+        for c in others:
+            if j >= nperm or rng.random() < 0.15:
+                break
+            if c in used:
+                continue
+            row[1 + 2 * j], row[2 + 2 * j] = c, p
+            used.add(c)
+            j += 1
+        g = 1 + 2 * nperm
+        for k in range(nguest):
+            if rng.random() < (0.8 if k == nguest - 1 else 0.5):  # the last guest day (7) most often
+                c = tk if (tk > 0 and tk != key and rng.random() < 0.15) else others[(k + 3) % len(others)]
+                row[g + 2 * k], row[g + 2 * k + 1] = c, p
+        if key == roster.fixed_key or not roster.fixed_key:
+            if _valid_row(roster, row):
+                rows.append(row)
+    return np.array(rows, np.int64).reshape(-1, out.shape[1]) if rows else out
 
 
 def locks(roster) -> np.ndarray:
@@ -131,7 +236,10 @@ def search_setups(roster, rng: np.random.Generator, players: Sequence, proposals
     (``with_scores``: two more columns, the players' wins in the search and its games;
     ``pool_setup_nb`` reads only the setup columns). ``screen``: fast players the one-move
     locks are screened on (none: no locks)."""
-    cand = _propose(roster, rng, proposals)
+    half = proposals // 2
+    folders = list(((roster.config or {}).get("search") or {}).get("scripts") or [])
+    cand = np.concatenate([_propose(roster, rng, proposals - half), _propose_structured(roster, rng, half),
+                           library_rows(roster, folders)])
     key = rng.integers(0, 2**63, size=4, dtype=np.uint64)
     lk = locks(roster) if screen else np.zeros((0, cand.shape[1]), np.int64)
     if len(lk):  # screened on the fast players; the best 2 × keep join the proposals

@@ -52,7 +52,12 @@ from sim.core.bits import lowest_nb, popcount_nb
 from sim.core.nrt import keep_alive_nb, unmanaged_nb
 from sim.core.rng import choose_bit_nb, randint_nb, uniform_nb
 from sim.looper.day_nb import S_DEAD, day_finish_nb, day_start_nb
-from sim.looper.enums import F, I, Kind, Precedence
+from sim.looper.enums import I, Precedence
+from sim.looper.game_nb import MEM_BLIND, MEM_DECISIONS
+from strategies.looper.model import (MAX_ENUM, NO_GUEST, _alive_at, _bit, _deaths_nb, _history_nb,  # noqa: F401
+                                     _mismatch_nb, _observed, _overridden, _played, _srow, _valid_nb,
+                                     day_mismatch_nb, history_mismatch_nb, key_mask_nb, layout_nb)
+from strategies.looper.repair import descend_nb, enumerate_nb
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -66,252 +71,13 @@ M_LIVE = 204     # live particles
 M_N = 205        # particles in use
 M_EXACT = 206    # 1 while the live particles are exactly consistent (0: repair fell short)
 M_SPENT = 207    # re-simulated days the repair search has spent this game
+M_FORCED = 209   # the free moves greedy_moves_nb put first in its set this decision
+M_STUCK = 208    # 1 once the complete enumeration found nothing this game (not reachable with true announcements)
 
 # knob slots (view.knobs, strategies.looper.BAYES_KNOBS / PLANNER_KNOBS order)
 K_PARTICLES, K_SAMPLES, K_CANDIDATES, K_PROT_W, K_CHOICE_RISK, K_REPAIR, K_MAX_MOVES = range(7)
 K_BUDGET, K_HORIZON, K_ALTERNATIVES = 7, 8, 9
-MAX_ENUM = 256   # choice assignments enumerated per day (beyond: the day is taken as consistent)
-
-
-@nb.njit(inline="always")
-def _bit(i):
-    return U1 << np.uint64(i)
-
-
-@nb.njit
-def _srow(R):
-    return 1 + 2 * R.info[I.N_PERM] + 2 * R.info[I.N_GUEST]
-
-
-@nb.njit
-def layout_nb(R, h, d, alive, mv, k, pos):
-    """The morning layout of day ``d`` under hypothesis ``h`` (a setup row) with the
-    player's moves ``mv[:k]``: the engine's rules (game_nb: permanent moves, R-6 / P-17
-    precedence, P-7, the guest move after the player's)."""
-    n = R.info[I.N_CHARS]
-    nperm = R.info[I.N_PERM]
-    for i in range(n):
-        pos[i] = R.home[i]
-    for j in range(nperm):
-        c = h[1 + 2 * j]
-        if c >= 0:
-            pos[c] = h[2 + 2 * j]
-    moved = _overridden(R, h, d)
-    gbase = 1 + 2 * nperm
-    gk = R.guest_day[d]
-    gc = h[gbase + 2 * gk] if gk >= 0 else -1
-    pmoved = U0
-    done = U0
-    for j in range(k):
-        c = mv[j, 0]
-        if c < 0:
-            continue
-        bc = _bit(c)
-        if done & bc:
-            continue
-        done |= bc
-        if (alive & bc) and not (moved & bc):
-            pos[c] = mv[j, 1]
-            pmoved |= bc
-    # the guest move comes after the player's, unless the player's move of that character
-    # took effect (it did only where the precedence is the player's)
-    if gc >= 0 and not (pmoved & _bit(gc)):
-        pos[gc] = h[gbase + 2 * gk + 1]
-
-
-@nb.njit
-def _overridden(R, h, d):
-    """The characters whose player move of day ``d`` has no effect under hypothesis ``h``:
-    the scriptwriter moves them that day (its permanent moves, the day's guest move) and
-    the precedence (R-6 / P-17) is its (the engine's rule; :func:`layout_nb` and the greedy
-    move search both read it here)."""
-    nperm = R.info[I.N_PERM]
-    prec = R.info[I.PRECEDENCE]
-    moved = U0
-    for j in range(nperm):
-        if h[1 + 2 * j] >= 0:
-            moved |= _bit(h[1 + 2 * j])
-    gbase = 1 + 2 * nperm
-    gk = R.guest_day[d]
-    if gk >= 0 and h[gbase + 2 * gk] >= 0:
-        moved |= _bit(h[gbase + 2 * gk])
-    if prec == Precedence.PLAYER:
-        return U0
-    if prec == Precedence.PLAYER_FOR_KEY_PERSON:
-        moved &= ~_bit(h[0])
-    return moved
-
-
-@nb.njit
-def _observed(view, lp, d):
-    n = view.rules.info[I.N_CHARS]
-    D = U0
-    for c in range(n):
-        if view.ann[lp, d - 1, c] >= 0:
-            D |= _bit(c)
-    return D
-
-
-@nb.njit
-def day_mismatch_nb(view, h, lp, d, alive, buf, pos, exact):
-    """0 when hypothesis ``h`` can produce the announcements of (loop ``lp``, day ``d``)
-    for some choices of the scriptwriter; else a positive count of mismatches (deaths
-    predicted and not announced, announced and not possible, misplaced). ``exact`` False
-    stops at the cheap necessary conditions (no enumeration of the choices)."""
-    return _mismatch_nb(view, h, lp, d, alive, _observed(view, lp, d), buf, pos, exact)
-
-
-@nb.njit
-def _mismatch_nb(view, h, lp, d, alive, D, buf, pos, exact):
-    """:func:`day_mismatch_nb` with the day's announced dead ``D`` already read."""
-    R = view.rules
-    layout_nb(R, h, d, alive, view.moves[lp, d - 1], view.moves.shape[2], pos)
-    nreq = day_start_nb(pos, alive, R, buf, None)
-    fixed = buf.st[S_DEAD]
-    reach = fixed
-    bad = 0
-    for r in range(nreq):
-        cr = buf.req_cand[r] & D
-        if cr == U0:
-            bad += 1  # the rule must kill one of its candidates, and none died
-        reach |= cr
-    bad += popcount_nb(fixed & ~D)
-    # a slaughter angel (expansion) kills beyond the rules' own victims
-    chain = buf.kat[Kind.KILL_ALL_ON_DEATH + 1] > buf.kat[Kind.KILL_ALL_ON_DEATH]
-    if not chain:
-        bad += popcount_nb(D & ~reach)
-    t = D
-    while t:
-        i = lowest_nb(t)
-        t &= t - U1
-        l = buf.pos2[i]
-        a = R.next_loc[l] if buf.misrep[l] else l
-        if a != view.ann[lp, d - 1, i]:
-            bad += 1
-    if bad or not exact or nreq == 0:
-        if bad == 0 and nreq == 0:  # no choice: the kernel's deaths are the fixed ones
-            dead = day_finish_nb(pos, alive, 0, R, buf, None)
-            return 0 if dead == D else 1
-        return bad
-    # enumerate the choices (victims among the announced dead) up to MAX_ENUM of them
-    total = 1
-    for r in range(nreq):
-        total *= popcount_nb(buf.req_cand[r] & D)
-        if total > MAX_ENUM:
-            return 0  # too many to try: the necessary conditions hold, keep it (never rule out the truth)
-    for a in range(total):
-        rest = a
-        for r in range(nreq):
-            cr = buf.req_cand[r] & D
-            j = rest % popcount_nb(cr)
-            rest //= popcount_nb(cr)
-            for _ in range(j):
-                cr &= cr - U1
-            buf.req_victim[r] = lowest_nb(cr)
-        buf.st[S_DEAD] = fixed
-        dead = day_finish_nb(pos, alive, nreq, R, buf, None)
-        if dead == D:
-            ok = True
-            t = D
-            while t:
-                i = lowest_nb(t)
-                t &= t - U1
-                if buf.ann[i] != view.ann[lp, d - 1, i]:
-                    ok = False
-            if ok:
-                return 0
-    return 1
-
-
-@nb.njit
-def _played(view, lp):
-    """Days of loop ``lp`` that were played before now (the current loop: before today)."""
-    days = view.rules.info[I.DAYS]
-    if lp < view.loop:
-        e = view.loop_end[lp]
-        return e if 1 <= e <= days else days
-    return view.day - 1
-
-
-@nb.njit
-def _alive_at(view, lp, d):
-    n = view.rules.info[I.N_CHARS]
-    alive = U0
-    for i in range(n):
-        alive |= _bit(i)
-    for dd in range(1, d):
-        alive &= ~_observed(view, lp, dd)
-    return alive
-
-
-@nb.njit
-def key_mask_nb(view):
-    """The exact key-person candidates of the history (by enumeration of every character)."""
-    R = view.rules
-    n = R.info[I.N_CHARS]
-    days = R.info[I.DAYS]
-    cand = U0
-    for i in range(1, n):
-        cand |= _bit(i)
-    for lp in range(view.loop + 1):
-        last = _played(view, lp)
-        end = view.loop_end[lp]  # 0 for the loop being played
-        for d in range(1, last + 1):
-            D = _observed(view, lp, d)
-            if d == end and 1 <= end <= days:
-                if not (D & U1):
-                    cand &= D  # the protagonist lived: the key person died that day
-            else:
-                cand &= ~D  # died and the loop went on: not the key person
-        if end == days + 1 and view.named[lp] >= 0:
-            cand &= ~_bit(view.named[lp])
-    return cand
-
-
-@nb.njit
-def history_mismatch_nb(view, h, buf, pos, keymask, stop):
-    """Mismatches of ``h`` over every digested day (0: consistent with all of it); stops
-    counting once above ``stop``."""
-    R = view.rules
-    Ds = np.zeros((R.info[I.MAX_LOOPS], R.info[I.DAYS] + 1), np.uint64)
-    _deaths_nb(view, Ds)
-    return _history_nb(view, h, Ds, buf, pos, keymask, stop, -1)
-
-
-@nb.njit
-def _deaths_nb(view, Ds):
-    """Ds[lp, d] = the announced dead of every played day (read once per update, not per
-    particle)."""
-    for lp in range(view.loop + 1):
-        for d in range(1, _played(view, lp) + 1):
-            Ds[lp, d] = _observed(view, lp, d)
-
-
-@nb.njit
-def _history_nb(view, h, Ds, buf, pos, keymask, stop, only):
-    """:func:`history_mismatch_nb` on the announced dead ``Ds`` (:func:`_deaths_nb`);
-    ``only`` >= 0: the days of guest move ``only`` alone (:func:`_recheck_nb`); -1: every day."""
-    if not (keymask & _bit(h[0])):
-        return 1 << 20
-    n = view.rules.info[I.N_CHARS]
-    every = (U1 << np.uint64(n)) - U1 if n < 64 else ~U0
-    bad = 0
-    # the days with deaths first: a wrong setup shows there, so a caller that stops at `stop`
-    # (the refill at the first mismatch, the repair above the current count) stops sooner;
-    # a full count is the same sum in any order
-    for quiet in range(2):
-        for lp in range(view.loop + 1):
-            last = _played(view, lp)
-            alive = every
-            for d in range(1, last + 1):
-                if (Ds[lp, d] == U0) == (quiet == 1) and (only < 0 or view.rules.guest_day[d] == only):
-                    bad += _mismatch_nb(view, h, lp, d, alive, Ds[lp, d], buf, pos, True)
-                    if bad > stop:
-                        return bad
-                alive &= ~Ds[lp, d]
-    return bad
-
-
+DESCENTS = 3     # particles the constructive repair descends from before it enumerates
 @nb.njit
 def _quiet_again(view, lp, d, D):
     """Whether (loop ``lp``, day ``d``) repeats an earlier quiet day of the loop for every
@@ -391,30 +157,6 @@ def _same_day(R, h, h2, d):
         g = 1 + 2 * nperm + 2 * gk
         if h[g] != h2[g] or h[g + 1] != h2[g + 1]:
             return False
-    return True
-
-
-@nb.njit
-def _valid_nb(R, h):
-    """Whether setup row ``h`` is one the rules allow (distinct permanent characters, P-15, P-16)."""
-    nperm = R.info[I.N_PERM]
-    seen = U0
-    for j in range(nperm):
-        c = h[1 + 2 * j]
-        if c < 0:
-            continue
-        if seen & _bit(c):
-            return False
-        seen |= _bit(c)
-        if R.info[I.STAY_MOVES] == 0 and h[2 + 2 * j] == R.home[c]:
-            return False
-        if R.info[I.KEY_MOVABLE] == 0 and c == h[0]:
-            return False
-    if R.info[I.KEY_MOVABLE] == 0:
-        gbase = 1 + 2 * nperm
-        for j in range(R.info[I.N_GUEST]):
-            if h[gbase + 2 * j] == h[0]:
-                return False
     return True
 
 
@@ -572,6 +314,34 @@ def _redraw_keys(rng, view, own, km, N, S, pos, Ds):
 
 
 @nb.njit
+def _construct_nb(rng, view, own, N, S, W, tmp, Ds, pos, km):
+    """No particle fits: the descent of strategies/looper/repair.py from each of the
+    ``DESCENTS`` fewest-mismatch particles in turn, then (once a game: it is complete, so a
+    failure stays one) the enumeration of every set of permanent moves. Returns 1 with one
+    particle made consistent, else 0."""
+    big = own.big
+    tried = np.zeros(N, np.uint8)
+    for _ in range(min(DESCENTS, N)):
+        b = -1
+        for i in range(N):
+            if tried[i] == 0 and (b < 0 or big[W + i] < big[W + b]):
+                b = i
+        tried[b] = 1
+        h = big[b * S:(b + 1) * S]
+        big[W + b] = descend_nb(rng, view, h, tmp, Ds, own.buf, pos, km, big[W + b])
+        if big[W + b] == 0:
+            return 1
+    if own.mem[M_STUCK] == 0:
+        h = big[b * S:(b + 1) * S]
+        if enumerate_nb(rng, view, h, Ds, own.buf, pos, km):
+            big[W + b] = 0
+            return 1
+        own.mem[M_STUCK] = 1
+        big[W + b] = _history_nb(view, h, Ds, own.buf, pos, km, 1 << 30, -1)
+    return 0
+
+
+@nb.njit
 def update_nb(rng, view, own, through_today):
     """Bring the particles up to the announcements so far (and today's, ``through_today``:
     the naming at a loop's end); returns the number of live particles."""
@@ -672,12 +442,9 @@ def update_nb(rng, view, own, through_today):
     if live == 0:
         # repair: walk each particle down the number of mismatches, guided to announced
         # places, within what is left of the game's budget (a search that fell short is
-        # not started again from scratch every day)
+        # not started again from scratch every day); then the constructive search of
+        # strategies/looper/repair.py, which cannot fall short silently
         budget = np.int64(_knob(view, K_REPAIR, 4000.0)) - mem[M_SPENT]
-        if budget <= 0:
-            mem[M_LIVE] = 0
-            keep_alive_nb(owned)
-            return 0
         spent = 0
         for i in range(N):
             h = big[i * S:(i + 1) * S]
@@ -704,7 +471,9 @@ def update_nb(rng, view, own, through_today):
                 else:
                     spent += 1
             i = (i + 1) % N
-        mem[M_SPENT] += spent
+        mem[M_SPENT] += max(spent, 0)
+        if live == 0:
+            live = _construct_nb(rng, view, own, N, S, W, tmp, Ds, pos, km)
         mem[M_EXACT] = 1 if live > 0 else 0
         if live == 0:
             mem[M_LIVE] = 0
@@ -874,6 +643,35 @@ def _mean_loss(view, own, hs, nw, mv, k, wts, pos, cr, base, same, each, above, 
 
 
 @nb.njit
+def _died_here_mask(view, x):
+    """The places character ``x`` may have stood when it died on today's day of an earlier
+    loop (the announced place, and the one before it: Turf King's shift), as a bit mask;
+    0 when it did not die on this day before."""
+    R = view.rules
+    L = R.info[I.N_LOC]
+    m = U0
+    for lp in range(view.loop):
+        a = view.ann[lp, view.day - 1, x]
+        if a >= 0:
+            m |= _bit(a)
+            for y in range(L):
+                if R.next_loc[y] == a:
+                    m |= _bit(y)
+    return m
+
+
+@nb.njit
+def _harmless(each, base, nw):
+    """Whether a move leaves every world's loss at most what it was without it: a move that
+    creates a death (or a risk) in some sampled world is not made, unless it removes a
+    worse one there (issue 41)."""
+    for w in range(nw):
+        if each[w] > base[w] + 1e-9:
+            return False
+    return True
+
+
+@nb.njit
 def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
     """Greedy moves lowering the mean loss over the worlds ``hs[:nw]``; returns how many."""
     R = view.rules
@@ -895,7 +693,8 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
     order_o = np.empty(nw, np.int64)
     order = unmanaged_nb(order_o)  # the worlds by their loss so far, largest first
     cur = _mean_loss(view, own, hs, nw, out, 0, wts, pos, cr, base, U0, base, np.inf, order)
-    if cur <= 0.0:
+    own.mem[M_FORCED] = 0
+    if cur <= 0.0 and view.loop == 0:  # nothing to lower, and no earlier loop to free anyone from
         keep_alive_nb(pos_o, loss_o, order_o)
         return 0
     # movers: the protected characters at risk in some world, and whoever shares a place
@@ -927,6 +726,44 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
     every = ~U0 if nw >= 64 else _bit(nw) - U1
     k = 0
     moved = U0
+    # free moves first: a protected character that died on this day of an earlier loop is
+    # moved away from where it died when no world has the scriptwriter override its move
+    # (to the best place of the others, by the mean loss), whatever the worlds expect
+    for x in range(n):
+        if k >= cap or not (prot & _bit(x)):
+            continue
+        avoid = _died_here_mask(view, x)
+        if avoid == U0:
+            continue
+        free = True
+        for w in range(nw):
+            if held[w] & _bit(x):
+                free = False
+        if not free:
+            continue
+        bl = -1
+        bv = np.inf
+        for l in range(L):
+            if avoid & _bit(l):
+                continue
+            out[k, 0] = x
+            out[k, 1] = l
+            v = _mean_loss(view, own, hs, nw, out, k + 1, wts, pos, cr, base, U0, each, np.inf, order)
+            if v < bv:
+                bv = v
+                bl = l
+                for w in range(nw):
+                    kept[w] = each[w]
+        if bl < 0:
+            continue
+        out[k, 0] = x
+        out[k, 1] = bl
+        moved |= _bit(x)
+        cur = bv
+        for w in range(nw):
+            base[w] = kept[w]
+        k += 1
+    own.mem[M_FORCED] = k
     while k < cap and cur > 0.0:
         best = cur - 1e-9
         bx = -1
@@ -939,10 +776,13 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
                 order[q] = order[q - 1]
                 q -= 1
             order[q] = w
+        # the protected movers are weighed first, so that of moves that lower the loss
+        # alike the one that moves the victim wins over one that moves a killer: it holds
+        # in worlds the samples do not show, where the killer is someone else (issue 41)
         m = movers & ~moved
         while m:
-            x = lowest_nb(m)
-            m &= m - U1
+            x = lowest_nb(m & prot) if m & prot else lowest_nb(m)
+            m &= ~_bit(x)
             out[k, 0] = x
             for s in range(L):
                 out[k, 1] = (off + s) % L
@@ -953,7 +793,7 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
                 if same == every:
                     continue
                 v = _mean_loss(view, own, hs, nw, out, k + 1, wts, pos, cr, base, same, each, best, order)
-                if v < best:
+                if v < best and _harmless(each, base, nw):
                     best = v
                     bx = x
                     bl = out[k, 1]
@@ -974,8 +814,14 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
 
 @nb.njit
 def _gather(rng, view, own, hs):
-    """Update the posterior and copy the worlds to plan on into ``hs``; returns how many."""
-    update_nb(rng, view, own, False)
+    """Update the posterior and copy the worlds to plan on into ``hs``; returns how many.
+    Counts the decision, and whether it is taken holding no hypothesis consistent with
+    everything announced (the kernel sums both into the run's counts: ``C_DECISIONS``,
+    ``C_BLIND``)."""
+    live = update_nb(rng, view, own, False)
+    own.mem[MEM_DECISIONS] += 1
+    if live == 0:
+        own.mem[MEM_BLIND] += 1
     S = _srow(view.rules)
     K = hs.shape[0]
     idx_o = np.empty(K, np.int64)
@@ -1140,6 +986,19 @@ def _same_days(R, h, d0, d1, alive, mv0, k0, mv, k):
 
 
 @nb.njit
+def _kills_only(first, c, b, nw):
+    """Whether candidate ``c`` loses (value 0) some world of the first ``nw`` that candidate
+    ``b`` survives, and survives none that ``b`` loses."""
+    kills = False
+    for w in range(nw):
+        if first[c, w] <= 0.0 < first[b, w]:
+            kills = True
+        if first[b, w] <= 0.0 < first[c, w]:
+            return False
+    return kills
+
+
+@nb.njit
 def plan_nb(rng, view, own, hs, nw, wts, out):
     """Candidate move sets scored by determinised rollouts on the worlds ``hs[:nw]``."""
     R = view.rules
@@ -1170,7 +1029,13 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
         cm[0, j, 0] = out[j, 0]
         cm[0, j, 1] = out[j, 1]
     ck[0] = k0
-    ck[1] = 0
+    # "none" keeps the free moves (greedy_moves_nb makes them first): a protected character
+    # is never left where it died on this day of an earlier loop when its move is free
+    kf = min(own.mem[M_FORCED], k0)
+    for j in range(kf):
+        cm[1, j, 0] = out[j, 0]
+        cm[1, j, 1] = out[j, 1]
+    ck[1] = kf
     prot = U0
     for i in range(n):
         if wts[i] > 0.0:
@@ -1186,8 +1051,14 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
         for j in range(kk):
             if cm[c, j, 0] == x:
                 slot = j
+        if slot < kf and cm[c, slot, 0] != x:
+            slot = kf + randint_nb(rng, cap - kf) if kf < cap else slot  # a free move stays
         cm[c, slot, 0] = x
         cm[c, slot, 1] = randint_nb(rng, L)
+        if slot < kf:  # a free move may go elsewhere, but not back where it died
+            avoid = _died_here_mask(view, x)
+            while avoid & _bit(cm[c, slot, 1]) and avoid != _bit(L) - U1:
+                cm[c, slot, 1] = (cm[c, slot, 1] + 1) % L
         ck[c] = max(kk, slot + 1)
     # a candidate with the same moves as an earlier one ("none" and an empty greedy set on a
     # quiet day) is not rolled out and cannot be chosen
@@ -1216,6 +1087,9 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
     d1 = _last_day(view, horizon)  # the days a rollout plays: the same the skip compares
     spent = 0
     w = 0
+    npass = 0
+    first_o = np.zeros((ncand, max(nw, 1)))
+    first = unmanaged_nb(first_o)  # each candidate's value in each world, first round
     random = False
     v0 = 0.0
     used0 = 0
@@ -1233,18 +1107,26 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
             score[c] += v
             runs[c] += 1
             spent += used
+            if npass < nw:
+                first[c, w] = v
         w = (w + 1) % nw
+        npass += 1
         if (w == 0 and not random) or spent >= budget or runs[0] >= 4 * nw:
             break
-    bc = 0
-    for c in range(1, ncand):
-        if not dup[c] and score[c] / runs[c] > score[bc] / runs[bc] + 1e-12:
+    # a set that loses a world "none" (the free moves alone) survives, and saves none that
+    # "none" loses, is not chosen: a move that only kills is not made
+    b0 = 0 if dup[1] else 1
+    bc = -1
+    for c in range(ncand):
+        if dup[c] or (c != b0 and _kills_only(first, c, b0, min(npass, nw))):
+            continue
+        if bc < 0 or score[c] / runs[c] > score[bc] / runs[bc] + 1e-12:
             bc = c
     for j in range(ck[bc]):
         out[j, 0] = cm[bc, j, 0]
         out[j, 1] = cm[bc, j, 1]
     k = ck[bc]
-    keep_alive_nb(pos_o, owned)
+    keep_alive_nb(pos_o, owned, first_o)
     return k
 
 
@@ -1281,4 +1163,5 @@ def oracle_planner_move_nb(rng, view, own, out):
 def oracle_planner_name_nb(rng, view, own):
     """ORACLE: name the true key person."""
     return view.key
+
 

@@ -1,0 +1,283 @@
+"""The filter's model of the hidden setup (strategies/looper/bayes.py, repair.py): a setup
+row's morning layouts, whether it can produce the announced deaths (the engine's own day
+kernel), the exact key-person mask, and the mismatch count over the history."""
+import numba as nb
+import numpy as np
+
+from sim.core.bits import lowest_nb, popcount_nb
+from sim.looper.day_nb import S_DEAD, day_finish_nb, day_start_nb
+from sim.looper.enums import I, Kind, Precedence
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+NO_GUEST = -2    # _history_nb's `only`: the days without a guest move
+MAX_ENUM = 256   # choice assignments enumerated per day (beyond: the day is taken as consistent)
+
+
+@nb.njit(inline="always")
+def _bit(i):
+    return U1 << np.uint64(i)
+
+
+@nb.njit
+def _srow(R):
+    return 1 + 2 * R.info[I.N_PERM] + 2 * R.info[I.N_GUEST]
+
+
+@nb.njit
+def layout_nb(R, h, d, alive, mv, k, pos):
+    """The morning layout of day ``d`` under hypothesis ``h`` (a setup row) with the
+    player's moves ``mv[:k]``: the engine's rules (game_nb: permanent moves, R-6 / P-17
+    precedence, P-7, the guest move after the player's)."""
+    n = R.info[I.N_CHARS]
+    nperm = R.info[I.N_PERM]
+    for i in range(n):
+        pos[i] = R.home[i]
+    for j in range(nperm):
+        c = h[1 + 2 * j]
+        if c >= 0:
+            pos[c] = h[2 + 2 * j]
+    moved = _overridden(R, h, d)
+    gbase = 1 + 2 * nperm
+    gk = R.guest_day[d]
+    gc = h[gbase + 2 * gk] if gk >= 0 else -1
+    pmoved = U0
+    done = U0
+    for j in range(k):
+        c = mv[j, 0]
+        if c < 0:
+            continue
+        bc = _bit(c)
+        if done & bc:
+            continue
+        done |= bc
+        if (alive & bc) and not (moved & bc):
+            pos[c] = mv[j, 1]
+            pmoved |= bc
+    # the guest move comes after the player's, unless the player's move of that character
+    # took effect (it did only where the precedence is the player's)
+    if gc >= 0 and not (pmoved & _bit(gc)):
+        pos[gc] = h[gbase + 2 * gk + 1]
+
+
+@nb.njit
+def _overridden(R, h, d):
+    """The characters whose player move of day ``d`` has no effect under hypothesis ``h``:
+    the scriptwriter moves them that day (its permanent moves, the day's guest move) and
+    the precedence (R-6 / P-17) is its (the engine's rule; :func:`layout_nb` and the greedy
+    move search both read it here)."""
+    nperm = R.info[I.N_PERM]
+    prec = R.info[I.PRECEDENCE]
+    moved = U0
+    for j in range(nperm):
+        if h[1 + 2 * j] >= 0:
+            moved |= _bit(h[1 + 2 * j])
+    gbase = 1 + 2 * nperm
+    gk = R.guest_day[d]
+    if gk >= 0 and h[gbase + 2 * gk] >= 0:
+        moved |= _bit(h[gbase + 2 * gk])
+    if prec == Precedence.PLAYER:
+        return U0
+    if prec == Precedence.PLAYER_FOR_KEY_PERSON:
+        moved &= ~_bit(h[0])
+    return moved
+
+
+@nb.njit
+def _observed(view, lp, d):
+    n = view.rules.info[I.N_CHARS]
+    D = U0
+    for c in range(n):
+        if view.ann[lp, d - 1, c] >= 0:
+            D |= _bit(c)
+    return D
+
+
+@nb.njit
+def day_mismatch_nb(view, h, lp, d, alive, buf, pos, exact):
+    """0 when hypothesis ``h`` can produce the announcements of (loop ``lp``, day ``d``)
+    for some choices of the scriptwriter; else a positive count of mismatches (deaths
+    predicted and not announced, announced and not possible, misplaced). ``exact`` False
+    stops at the cheap necessary conditions (no enumeration of the choices)."""
+    return _mismatch_nb(view, h, lp, d, alive, _observed(view, lp, d), buf, pos, exact)
+
+
+@nb.njit
+def _mismatch_nb(view, h, lp, d, alive, D, buf, pos, exact):
+    """:func:`day_mismatch_nb` with the day's announced dead ``D`` already read."""
+    R = view.rules
+    layout_nb(R, h, d, alive, view.moves[lp, d - 1], view.moves.shape[2], pos)
+    nreq = day_start_nb(pos, alive, R, buf, None)
+    fixed = buf.st[S_DEAD]
+    reach = fixed
+    bad = 0
+    for r in range(nreq):
+        cr = buf.req_cand[r] & D
+        if cr == U0:
+            bad += 1  # the rule must kill one of its candidates, and none died
+        reach |= cr
+    bad += popcount_nb(fixed & ~D)
+    # a slaughter angel (expansion) kills beyond the rules' own victims
+    chain = buf.kat[Kind.KILL_ALL_ON_DEATH + 1] > buf.kat[Kind.KILL_ALL_ON_DEATH]
+    if not chain:
+        bad += popcount_nb(D & ~reach)
+    t = D
+    while t:
+        i = lowest_nb(t)
+        t &= t - U1
+        l = buf.pos2[i]
+        a = R.next_loc[l] if buf.misrep[l] else l
+        if a != view.ann[lp, d - 1, i]:
+            bad += 1
+    if bad or not exact or nreq == 0:
+        if bad == 0 and nreq == 0:  # no choice: the kernel's deaths are the fixed ones
+            dead = day_finish_nb(pos, alive, 0, R, buf, None)
+            return 0 if dead == D else 1
+        return bad
+    # enumerate the choices (victims among the announced dead) up to MAX_ENUM of them
+    total = 1
+    for r in range(nreq):
+        total *= popcount_nb(buf.req_cand[r] & D)
+        if total > MAX_ENUM:
+            return 0  # too many to try: the necessary conditions hold, keep it (never rule out the truth)
+    for a in range(total):
+        rest = a
+        for r in range(nreq):
+            cr = buf.req_cand[r] & D
+            j = rest % popcount_nb(cr)
+            rest //= popcount_nb(cr)
+            for _ in range(j):
+                cr &= cr - U1
+            buf.req_victim[r] = lowest_nb(cr)
+        buf.st[S_DEAD] = fixed
+        dead = day_finish_nb(pos, alive, nreq, R, buf, None)
+        if dead == D:
+            ok = True
+            t = D
+            while t:
+                i = lowest_nb(t)
+                t &= t - U1
+                if buf.ann[i] != view.ann[lp, d - 1, i]:
+                    ok = False
+            if ok:
+                return 0
+    return 1
+
+
+@nb.njit
+def _played(view, lp):
+    """Days of loop ``lp`` that were played before now (the current loop: before today)."""
+    days = view.rules.info[I.DAYS]
+    if lp < view.loop:
+        e = view.loop_end[lp]
+        return e if 1 <= e <= days else days
+    return view.day - 1
+
+
+@nb.njit
+def _alive_at(view, lp, d):
+    n = view.rules.info[I.N_CHARS]
+    alive = U0
+    for i in range(n):
+        alive |= _bit(i)
+    for dd in range(1, d):
+        alive &= ~_observed(view, lp, dd)
+    return alive
+
+
+@nb.njit
+def key_mask_nb(view):
+    """The exact key-person candidates of the history (by enumeration of every character)."""
+    R = view.rules
+    n = R.info[I.N_CHARS]
+    days = R.info[I.DAYS]
+    cand = U0
+    for i in range(1, n):
+        cand |= _bit(i)
+    for lp in range(view.loop + 1):
+        last = _played(view, lp)
+        end = view.loop_end[lp]  # 0 for the loop being played
+        for d in range(1, last + 1):
+            D = _observed(view, lp, d)
+            if d == end and 1 <= end <= days:
+                if not (D & U1):
+                    cand &= D  # the protagonist lived: the key person died that day
+            else:
+                cand &= ~D  # died and the loop went on: not the key person
+        if end == days + 1 and view.named[lp] >= 0:
+            cand &= ~_bit(view.named[lp])
+    return cand
+
+
+@nb.njit
+def history_mismatch_nb(view, h, buf, pos, keymask, stop):
+    """Mismatches of ``h`` over every digested day (0: consistent with all of it); stops
+    counting once above ``stop``."""
+    R = view.rules
+    Ds = np.zeros((R.info[I.MAX_LOOPS], R.info[I.DAYS] + 1), np.uint64)
+    _deaths_nb(view, Ds)
+    return _history_nb(view, h, Ds, buf, pos, keymask, stop, -1)
+
+
+@nb.njit
+def _deaths_nb(view, Ds):
+    """Ds[lp, d] = the announced dead of every played day (read once per update, not per
+    particle)."""
+    for lp in range(view.loop + 1):
+        for d in range(1, _played(view, lp) + 1):
+            Ds[lp, d] = _observed(view, lp, d)
+
+
+@nb.njit
+def _history_nb(view, h, Ds, buf, pos, keymask, stop, only):
+    """:func:`history_mismatch_nb` on the announced dead ``Ds`` (:func:`_deaths_nb`);
+    ``only`` >= 0: the days of guest move ``only`` alone (:func:`_recheck_nb`); -1: every day;
+    -2 (``NO_GUEST``): the days without a guest move (they depend on the key and the
+    permanent moves alone)."""
+    if not (keymask & _bit(h[0])):
+        return 1 << 20
+    n = view.rules.info[I.N_CHARS]
+    every = (U1 << np.uint64(n)) - U1 if n < 64 else ~U0
+    bad = 0
+    # the days with deaths first: a wrong setup shows there, so a caller that stops at `stop`
+    # (the refill at the first mismatch, the repair above the current count) stops sooner;
+    # a full count is the same sum in any order
+    for quiet in range(2):
+        for lp in range(view.loop + 1):
+            last = _played(view, lp)
+            alive = every
+            for d in range(1, last + 1):
+                gd = view.rules.guest_day[d]
+                if (Ds[lp, d] == U0) == (quiet == 1) and (only == -1 or gd == only or (only == NO_GUEST and gd < 0)):
+                    bad += _mismatch_nb(view, h, lp, d, alive, Ds[lp, d], buf, pos, True)
+                    if bad > stop:
+                        return bad
+                alive &= ~Ds[lp, d]
+    return bad
+
+
+
+@nb.njit
+def _valid_nb(R, h):
+    """Whether setup row ``h`` is one the rules allow (distinct permanent characters, P-15, P-16)."""
+    nperm = R.info[I.N_PERM]
+    seen = U0
+    for j in range(nperm):
+        c = h[1 + 2 * j]
+        if c < 0:
+            continue
+        if seen & _bit(c):
+            return False
+        seen |= _bit(c)
+        if R.info[I.STAY_MOVES] == 0 and h[2 + 2 * j] == R.home[c]:
+            return False
+        if R.info[I.KEY_MOVABLE] == 0 and c == h[0]:
+            return False
+    if R.info[I.KEY_MOVABLE] == 0:
+        gbase = 1 + 2 * nperm
+        for j in range(R.info[I.N_GUEST]):
+            if h[gbase + 2 * j] == h[0]:
+                return False
+    return True
+
+
