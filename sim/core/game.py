@@ -407,7 +407,7 @@ def _note_runs(game: Game) -> None:
                 tree = game.config_of(setup)
             except Exception:  # noqa: BLE001 - only the error message needs it
                 tree = None
-            audit.note(game.name, tree, strategies)
+            audit.note(game, tree, strategies)
         return run(setup, strategies, *args, **kw)
 
     game.run = noted_run
