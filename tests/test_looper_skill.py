@@ -15,7 +15,7 @@ from sim.looper.views import WriterView
 
 GAME = get("looper")
 runner = CliRunner()
-TIMING = ("seconds", "games_per_second", "player", "scriptwriter")
+TIMING = ("seconds", "games_per_second", "player", "scriptwriter", "settings")  # settings: the label names the knobs
 
 
 def invoke(*args):
@@ -169,7 +169,8 @@ def test_loo_restrict_rows_with_paired_intervals_deterministic():
 
 
 def test_loo_restrict_text_and_unknown_ability():
-    r = invoke("looper", "loo", "--restrict", "--ability", "moves", "--games", 500, "--player", "cautious")
+    r = runner.invoke(app, ["looper", "loo", "--restrict", "--ability", "moves", "--games", "500", "--player",
+                            "cautious"], env={"COLUMNS": "200"})  # the table's cells unwrapped
     assert r.exit_code == 0, r.output
     assert "restricted play" in r.output and "player never" in r.output
     r = invoke("looper", "loo", "--restrict", "--ability", "movs", "--games", 500)

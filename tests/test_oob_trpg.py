@@ -42,4 +42,4 @@ def test_check_bounds_names_the_strategy_and_the_array():
     assert r.returncode == 2, (r.stdout, r.stderr)
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: --check-bounds:"), r.stderr
-    assert "probe_target" in lines[0] and "oob_trpg.py:" in lines[0] and "[" in lines[0], lines[0]
+    assert "probe_target" in lines[0] and "oob_edges.py:" in lines[0] and "rng[" in lines[0], lines[0]

@@ -31,9 +31,12 @@ CASES = {
 
 
 def scrub(obj):
-    """The JSON without wall-clock fields (they differ run to run)."""
+    """The JSON without wall-clock fields (they differ run to run), the settings line (a
+    label that names this checkout's paths; tests/test_settings.py checks it) and the
+    ``*_points`` copies of fractions the summaries keep (the fractions are pinned)."""
     if isinstance(obj, dict):
-        return {k: scrub(v) for k, v in obj.items() if k not in TIMING}
+        return {k: scrub(v) for k, v in obj.items()
+                if k not in TIMING and k != "settings" and not k.endswith("_points")}
     if isinstance(obj, list):
         return [scrub(v) for v in obj]
     return obj
