@@ -15,6 +15,7 @@ $(STAMP): pyproject.toml examples/race/pyproject.toml constraints.txt | $(BIN)/p
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -c constraints.txt -e ".[test]"
 	$(BIN)/python -m pip install -q -c constraints.txt -e ./examples/race
+	$(BIN)/sim precompile
 	touch $(STAMP)
 
 install: $(STAMP)

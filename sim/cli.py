@@ -143,6 +143,30 @@ def _register() -> None:
     app.command("sensitivity")(sensitivity_cmd)
     app.command("ladder", context_settings=_EXTRA)(ladder_cmd)
     app.command("equilibrium", context_settings=_EXTRA)(equilibrium_cmd)
+    app.command("precompile")(precompile_cmd)
+
+
+def precompile_cmd(
+    game: list[str] = typer.Argument(None, help="Games to compile (default: every one)."),
+    jobs: int = typer.Option(0, "--jobs", help="Worker processes (default: one per core)."),
+) -> None:
+    """Compile the kernels of every built-in strategy now, in parallel processes (make
+    install does this), so no later command waits for a compile."""
+    from sim.core.game import games
+    from sim.core.precompile import precompile
+    from sim.errors import SimInputError
+
+    known = games()
+    for g in game or ():
+        if g not in known:
+            import difflib
+
+            close = difflib.get_close_matches(g, list(known), n=1)
+            raise SimInputError(f"no game {g!r}" + (f" (did you mean {close[0]!r}?)" if close else "")
+                                + f"; games: {', '.join(known)}")
+    if jobs < 0:
+        raise SimInputError("--jobs must be at least 1 (0: one per core)")
+    precompile(game or (), jobs or None)
 
 
 _register()

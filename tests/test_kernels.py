@@ -486,3 +486,81 @@ def test_numba_outside_the_tested_releases_is_one_clear_error(monkeypatch):
             check_numba(v)
     monkeypatch.setenv("SIM_ANY_NUMBA", "1")
     check_numba("9.9.9")
+
+
+CHOSEN = '''
+import numba as nb
+from sim.core.kernels import kernel_template
+
+
+@nb.njit
+def add_one(x):
+    return x + 1.0
+
+
+@nb.njit
+def times_ten(x):
+    return x * 10.0
+
+
+@nb.njit
+def two_args(x, y):
+    return x + y
+
+
+@nb.njit
+def helper(s, x):
+    return hook_a(s, x)  # a companion passing the selector through
+
+
+@kernel_template(hooks=("hook_a", "hook_b"), chosen=("hook_a",))
+def tmpl(x, sel):
+    return helper(sel[0], x) + hook_b(x)
+'''
+
+
+def test_choice_one_kernel_plays_every_candidate(kdir, tmp_path):
+    """A chosen hook bound to a Choice: the selector picks the candidate at run time, and
+    every selector value runs the same compiled kernel (one compile for all pairs)."""
+    import numpy as np
+
+    m = write_module(tmp_path, CHOSEN)
+    both = kernels.Choice((m.add_one, m.times_ten))
+    a = kernels.Selected(specialize(m.tmpl, {"hook_a": both, "hook_b": m.add_one}), (0,))
+    b = kernels.Selected(specialize(m.tmpl, {"hook_a": both, "hook_b": m.add_one}), (1,))
+    assert a(np.float64(3.0)) == 4.0 + 4.0
+    assert b(np.float64(3.0)) == 30.0 + 4.0
+    assert a.kernel is b.kernel  # one kernel, two selectors
+    # a plain function on a chosen hook is a choice of one: the selector is ignored
+    c = kernels.Selected(specialize(m.tmpl, {"hook_a": m.times_ten, "hook_b": m.add_one}), (7,))
+    assert c(np.float64(3.0)) == 34.0
+    if not nb.config.DISABLE_JIT:
+        assert len(a.kernel.signatures) == 1
+
+
+def test_choice_refused_where_it_cannot_work(kdir, tmp_path):
+    m = write_module(tmp_path, CHOSEN)
+    with pytest.raises(KernelError, match="different numbers of arguments"):
+        specialize(m.tmpl, {"hook_a": kernels.Choice((m.add_one, m.two_args)), "hook_b": m.add_one})
+    with pytest.raises(KernelError, match="not chosen"):
+        specialize(m.tmpl, {"hook_a": m.add_one, "hook_b": kernels.Choice((m.add_one, m.times_ten))})
+    with pytest.raises(KernelError, match="not among the hooks"):
+        kernels.kernel_template(hooks=("a",), chosen=("b",))
+
+
+def test_families_group_shipped_and_isolate_plugins():
+    """Shipped strategies share one candidate list per group; a plug-in on either side
+    puts each side alone in its kernel (it compiles against the pair it plays)."""
+    from collections import namedtuple
+
+    S = namedtuple("S", "name fn oracle")
+    a, b, o = S("a", len, False), S("b", abs, False), S("oracle_x", max, True)
+    shipped = ((a, b, o), (a, b))
+    fns = lambda s: (s.fn,)  # noqa: E731
+    grp = lambda s: s.oracle  # noqa: E731
+    got = kernels.families((b, a), shipped, fns, grp)
+    assert got == [(((len,), (abs,)), 1), (((len,), (abs,)), 0)]
+    got = kernels.families((o, b), shipped, fns, grp)
+    assert got == [(((max,),), 0), (((len,), (abs,)), 1)]
+    plug = S("mine", min, False)
+    assert kernels.families((plug, b), shipped, fns, grp) == [(((min,),), 0), (((abs,),), 0)]

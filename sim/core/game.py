@@ -26,7 +26,7 @@ import numpy as np
 import polars as pl
 
 from sim.core import audit
-from sim.core.compile_notice import playing
+from sim.core.compile_notice import compile_notice, playing
 from sim.core.config import assign_path, load_toml, split_assignment
 from sim.core.schema import ANY, check_keys
 from sim.core.plugins import Registry
@@ -202,6 +202,21 @@ class Game:
         the swapped setup, the swapped setup) — ``run --first-mover`` measures the advantage
         on the same games; None where the rules have no first mover."""
         return None
+
+    def kernel_pairs(self) -> list[tuple[Any, dict[str, str]]]:
+        """``(setup, {side: strategy})`` whose runs build every kernel the shipped
+        strategies play in (``sim precompile``): by default the game's default setup with
+        one honest and one ``oracle_…`` strategy per side, in every combination (a kernel
+        is per kind of view; any other shipped pair plays in one of them)."""
+        import itertools
+
+        from sim.core.precompile import representatives
+
+        setup = self.setup()
+        regs = self.registries_of(setup)
+        sides = self.sides_of(setup)
+        reps = [representatives(regs[s].names()) for s in sides]
+        return [(setup, dict(zip(sides, combo))) for combo in itertools.product(*reps)]
 
     def setup_oracles(self, setup: Any) -> dict[str, str]:
         """Oracle strategies a setup itself names (the TRPG's per-character strategies):
@@ -410,7 +425,15 @@ def _note_runs(game: Game) -> None:
             audit.note(game, tree, strategies)
         return run(setup, strategies, *args, **kw)
 
+    trace = game.trace
+
+    def noted_trace(setup, strategies, *args, **kw):
+        playing(game.name, dict(strategies))
+        with compile_notice():  # a traced kernel is a compile of its own on first use
+            return trace(setup, strategies, *args, **kw)
+
     game.run = noted_run
+    game.trace = noted_trace
 
 
 def entry_points() -> dict[str, str]:

@@ -80,20 +80,31 @@ def kernel_dir() -> Path:
     return p
 
 
-def kernel_template(*, hooks: Iterable[str]) -> Callable[[Callable], Callable]:
+def kernel_template(*, hooks: Iterable[str], chosen: Iterable[str] = ()) -> Callable[[Callable], Callable]:
     """Declare a plain function a kernel template calling ``hooks`` (names of globals
-    that :func:`specialize` binds). The function itself is returned unchanged."""
+    that :func:`specialize` binds). The function itself is returned unchanged.
+
+    A hook in ``chosen`` is called with a selector first (``v_vote(sel_v, rng, view, c)``):
+    it may be bound to a :class:`Choice` of several functions, and the kernel calls the one
+    the selector names at run time, so one compiled kernel plays every combination of its
+    candidates (issue 42: the built-in strategies cost one compile per game, not one per
+    pair). A plain function bound to it is a choice of one (the selector is ignored)."""
     names = tuple(hooks)
+    picks = tuple(chosen)
     for h in names:
         if not isinstance(h, str) or not h.isidentifier():
             raise KernelError(f"hook names must be identifiers, got {h!r}")
     if len(set(names)) != len(names):
         raise KernelError(f"hooks declared twice: {names}")
+    stray = [h for h in picks if h not in names]
+    if stray:
+        raise KernelError(f"chosen hook(s) {', '.join(stray)} are not among the hooks {names}")
 
     def declare(fn: Callable) -> Callable:
         if hasattr(fn, "py_func"):
             raise KernelError(f"{fn.py_func.__qualname__}: a kernel template is a plain function, not @njit")
         fn.__kernel_hooks__ = names
+        fn.__kernel_chosen__ = picks
         return fn
 
     return declare
@@ -102,6 +113,109 @@ def kernel_template(*, hooks: Iterable[str]) -> Callable[[Callable], Callable]:
 def template_hooks(fn: Callable) -> tuple[str, ...]:
     """The hooks ``fn`` declares (none for a function that is no template)."""
     return getattr(getattr(fn, "py_func", fn), "__kernel_hooks__", ())
+
+
+def template_chosen(fn: Callable) -> tuple[str, ...]:
+    """The hooks of ``fn`` that take a selector first (:func:`kernel_template`)."""
+    return getattr(getattr(fn, "py_func", fn), "__kernel_chosen__", ())
+
+
+class Choice:
+    """The candidates of a chosen hook, in selector order (0, 1, …)."""
+
+    __slots__ = ("options",)
+
+    def __init__(self, options: Iterable[Callable]):
+        self.options = tuple(options)
+        if not self.options:
+            raise KernelError("a Choice needs at least one function")
+
+    def __call__(self, sel, *args):  # the choice itself, as plain Python sees it
+        return self.options[sel](*args)
+
+    def __eq__(self, other):
+        return isinstance(other, Choice) and self.options == other.options
+
+    def __hash__(self):
+        return hash(self.options)
+
+    def __repr__(self):
+        return f"Choice({', '.join(getattr(_py(f), '__qualname__', repr(f)) for f in self.options)})"
+
+
+class Selected:
+    """A kernel with chosen hooks and the selectors of the candidates it plays: called as
+    the kernel is, without the selectors (appended as its last argument)."""
+
+    __slots__ = ("kernel", "sel")
+
+    def __init__(self, kernel: Callable, sel: Iterable[int]):
+        import numpy as np
+
+        self.kernel = kernel
+        self.sel = np.asarray(tuple(sel), dtype=np.int64)
+
+    def __call__(self, *args):
+        return self.kernel(*args, self.sel)
+
+    def __getattr__(self, name):
+        return getattr(self.kernel, name)
+
+
+def families(sides: Iterable[Any], shipped: Iterable[Iterable[Any]], hooks_of: Callable[[Any], tuple],
+             group: Callable[[Any], Any] = lambda s: None) -> list[tuple[tuple[tuple, ...], int]]:
+    """Per side, the hook functions of each candidate its kernel is compiled with and the
+    selector of the side's own strategy.
+
+    When every side plays a shipped strategy (its ``hooks_of`` equals a shipped one's), a
+    side's candidates are all shipped strategies of its ``group`` (e.g. those that share
+    the view builder), so one kernel, compiled once, plays every such pair. With a plug-in
+    on any side each side is alone in its kernel: a plug-in compiles against the pair it
+    plays, not against every built-in strategy."""
+    sides = list(sides)
+    shipped = [list(x) for x in shipped]
+    own = [hooks_of(s) for s in sides]
+    if SINGLE or not all(any(hooks_of(t) == o for t in shp) for o, shp in zip(own, shipped)):
+        return [((o,), 0) for o in own]
+    out = []
+    for s, o, shp in zip(sides, own, shipped):
+        cands: list[tuple] = []
+        for t in shp:
+            k = hooks_of(t)
+            if group(t) == group(s) and k not in cands:
+                cands.append(k)
+        out.append((tuple(cands), cands.index(o)))
+    return out
+
+
+# SIM_KERNELS=single: a kernel per combination of strategies (the old way; a developer
+# editing one strategy's kernel code recompiles only the pair they play).
+SINGLE = os.environ.get("SIM_KERNELS", "").strip().lower() == "single"
+
+
+def _arity(fn: Callable) -> int:
+    return len(inspect.signature(_py(fn)).parameters)
+
+
+def _choice_source(name: str, choice: Choice) -> tuple[str, dict[str, Any]]:
+    """Source of the dispatcher bound to chosen hook ``name`` and the globals it calls.
+    numba types each branch's call; LLVM inlines the small dispatcher into its callers
+    (``forceinline``), so a kernel playing one pair pays one predictable branch a decision."""
+    arities = {_arity(f) for f in choice.options}
+    if len(arities) != 1:
+        raise KernelError(f"hook {name}: its candidates take different numbers of arguments "
+                          f"({', '.join(f'{_py(f).__qualname__}: {_arity(f)}' for f in choice.options)})")
+    args = ", ".join(f"a{i}" for i in range(arities.pop()))
+    lines = ["@_nb.njit(forceinline=True)", f"def {name}(sel, {args}):" if args else f"def {name}(sel):"]
+    bound = {}
+    last = len(choice.options) - 1
+    for i, f in enumerate(choice.options):
+        g = f"_{name}__{i}"
+        bound[g] = f
+        call = f"return {g}({args})"
+        lines.append(f"    {call}" if last == 0 else
+                     f"    if sel == {i}:\n        {call}" if i < last else f"    {call}")
+    return "\n".join(lines) + "\n\n\n", bound
 
 
 _KERNEL_MARKERS = (b"njit", b"intrinsic", b"namedtuple")
@@ -583,9 +697,26 @@ def _specialize(template: Callable, hooks: Mapping[str, Any], nogil: bool, memo:
     h.update(stamp.encode())
     h.update(_plugin_stamp(template.__module__).encode())
     h.update(str(nb.config.DISABLE_JIT).encode())
+    chosen = template_chosen(template)
+    bound: dict[str, Any] = {}
+    choice_src = ""
     for name in sorted(hooks):
         h.update(name.encode())
-        h.update(_fn_fingerprint(hooks[name]))
+        fn = hooks[name]
+        if name in chosen:
+            choice = fn if isinstance(fn, Choice) else Choice((fn,))
+            for f in choice.options:
+                h.update(b"|option|" + _fn_fingerprint(f))
+            src_c, extra = _choice_source(name, choice)
+            choice_src += src_c
+            bound.update(extra)
+        elif isinstance(fn, Choice):
+            raise KernelError(f"{template.__module__}.{template.__qualname__}: hook {name} is not chosen by a "
+                              f"selector (kernel_template(chosen=...)); bind one function to it")
+        else:
+            h.update(_fn_fingerprint(fn))
+            bound[name] = fn
+    h.update(choice_src.encode())
     digest = h.hexdigest()[:DIGEST_LEN]
     with _LOCK:
         if digest in _LOADED:
@@ -596,8 +727,8 @@ def _specialize(template: Callable, hooks: Mapping[str, Any], nogil: bool, memo:
         if not _PRUNED:
             _PRUNED = True
             prune(d, keep=stamp[:STAMP_LEN])
-        cache_helpers([template, *comps, *hooks.values()])
-        _BOUND[digest] = dict(hooks)
+        cache_helpers([template, *comps, *bound.values()])
+        _BOUND[digest] = bound
         _OPTIONS[digest] = options
         modname = f"sim_kernel_{template.__name__}_{stamp[:STAMP_LEN]}_{digest}"
         path = d / f"{modname}.py"
@@ -609,6 +740,7 @@ def _specialize(template: Callable, hooks: Mapping[str, Any], nogil: bool, memo:
             "from sim.core.kernels import _BOUND, _OPTIONS\n"
             f"globals().update(_BOUND[{digest!r}])\n"
             f"_sim_kernel_options = _OPTIONS[{digest!r}]\n\n"
+            f"{choice_src}"
             f"{comp_src}"
             f"@_nb.jit(**{_stable_repr(kernel_opts)})\n{src}"
         )

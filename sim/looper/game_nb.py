@@ -24,7 +24,7 @@ from collections import namedtuple
 import numpy as np
 
 from sim.core.bits import lowest_nb
-from sim.core.kernels import kernel_template, specialize
+from sim.core.kernels import Selected, kernel_template, specialize
 from sim.core.guard import guarded_copy_nb, guarded_nb
 from sim.core.nrt import keep_alive_nb, unmanaged_nb
 from sim.core.rng import seed_stream_nb
@@ -71,9 +71,16 @@ def setup_size(R) -> int:
 
 
 # The template's hooks are bound to real strategies by sim.core.kernels.specialize.
-@kernel_template(hooks=("p_move", "p_name", "p_view", "w_setup", "w_choose"))
-def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_knobs, w_knobs, out, log):
-    """Template: games [start, start+count) with the bound strategy hooks."""
+# p_move, p_name, w_setup and w_choose are called with their side's selector first: one
+# kernel plays every shipped player and scriptwriter (sim.core.kernels.Choice); the
+# player's view builder is one per kernel.
+@kernel_template(hooks=("p_move", "p_name", "p_view", "w_setup", "w_choose"),
+                 chosen=("p_move", "p_name", "w_setup", "w_choose"))
+def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_knobs, w_knobs, out, log, sel):
+    """Template: games [start, start+count) with the bound strategy hooks (``sel``: the
+    player's and the scriptwriter's selectors, appended by :func:`chunk_kernel`)."""
+    sel_p = sel[0]
+    sel_w = sel[1]
     n = R.info[I.N_CHARS]
     L = R.info[I.N_LOC]
     loops = R.info[I.MAX_LOOPS]
@@ -147,7 +154,7 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
         # --- scriptwriter setup (secret) ---
         # its view's key is the pinned key person (P-13) when there is one, else -1, so a
         # strategy can keep its moves off it under rules.key_person_movable = false (P-16)
-        w_setup(wrng, writer_view_nb(rules, 0, 0, np.uint64(0), fixed_key if fixed_key > 0 else -1, wsetup, wpos,
+        w_setup(sel_w, wrng, writer_view_nb(rules, 0, 0, np.uint64(0), fixed_key if fixed_key > 0 else -1, wsetup, wpos,
                                      wstress, w_knobs), w_params, wsetup)
         for j in range(setup.shape[0]):
             setup[j] = wsetup[j]
@@ -219,7 +226,7 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
                 # --- player moves (R-6: scriptwriter precedence, silently) ---
                 k = 0
                 if mpd > 0:
-                    k = p_move(prng, p_view(rules, lp, d, alive, ann, moves, loop_end, named, p_knobs, kp, setup, pos,
+                    k = p_move(sel_p, prng, p_view(rules, lp, d, alive, ann, moves, loop_end, named, p_knobs, kp, setup, pos,
                                             B.stress), own, mv)
                 done = np.uint64(0)
                 pmoved = np.uint64(0)  # characters the player's moves placed today
@@ -254,7 +261,7 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
                         wstress[i] = B.stress[i]
                 for r in range(nreq):
                     wv = writer_view_nb(rules, lp, d, alive, kp, wsetup, wpos, wstress, w_knobs)
-                    B.req_victim[r] = w_choose(wrng, wv, w_params, B.req_actor[r], B.req_cand[r])
+                    B.req_victim[r] = w_choose(sel_w, wrng, wv, w_params, B.req_actor[r], B.req_cand[r])
                     if not ((B.req_cand[r] >> np.uint64(B.req_victim[r])) & np.uint64(1)):
                         raise ValueError("scriptwriter choose returned a non-candidate")
                     ev_nb(log, Ev.CHOICE, B.req_actor[r], B.req_eff[r], np.int64(B.req_cand[r]), B.req_victim[r], 0, 0, 0)
@@ -284,7 +291,7 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
                     break
             if survived:
                 if must_name:
-                    nm = p_name(prng, p_view(rules, lp, days, alive, ann, moves, loop_end, named, p_knobs, kp, setup,
+                    nm = p_name(sel_p, prng, p_view(rules, lp, days, alive, ann, moves, loop_end, named, p_knobs, kp, setup,
                                              pos,
                                              B.stress), own)
                     named[lp] = nm
@@ -316,11 +323,13 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
                   j_owned, mv_owned, R_owned, knobs_owned)
 
 
-def chunk_kernel(p_move, p_name, w_setup, w_choose, p_view=player_view_nb):
+def chunk_kernel(p_move, p_name, w_setup, w_choose, p_view=player_view_nb, sel=(0, 0)):
     """The compiled (disk-cached) chunk kernel for one combination of strategies and the
-    player's view builder (:func:`~sim.looper.views.oracle_view_nb` for ``oracle_…`` players)."""
-    return specialize(play_chunk_nb, {"p_move": p_move, "p_name": p_name, "p_view": p_view,
-                                      "w_setup": w_setup, "w_choose": w_choose})
+    player's view builder (:func:`~sim.looper.views.oracle_view_nb` for ``oracle_…`` players);
+    each of the four strategy hooks may be a :class:`~sim.core.kernels.Choice`, ``sel`` then
+    names the player's and the scriptwriter's candidates."""
+    return Selected(specialize(play_chunk_nb, {"p_move": p_move, "p_name": p_name, "p_view": p_view,
+                                               "w_setup": w_setup, "w_choose": w_choose}), sel)
 
 
 NO_KNOBS = np.zeros(1, np.float64)  # a strategy without knobs (knob_vector's form: never empty)

@@ -57,6 +57,16 @@ class Looper(Game):
 
     show_all = False  # --all: the text output's deaths table uncut (set by build, read by print_run)
 
+    def kernel_pairs(self):
+        """Each shipped player has a kernel of its own, in which it plays every shipped
+        scriptwriter (sim.looper.game.kernel_for): one run per player builds them all."""
+        from strategies.looper import PLAYERS
+
+        setup = self.setup()
+        heavy = ("planner", "bayes")  # the longest compiles first: two cores finish together
+        names = sorted(PLAYERS.names(), key=lambda p: not any(h in p for h in heavy))
+        return [(setup, {"player": p, "scriptwriter": "random"}) for p in names]
+
     def registries_of(self, setup):
         """The registries; without a script in ``[setup]`` (no key person, P-19) the `fixed`
         scriptwriter has nothing to play, so the tiers of ``sim ladder`` / ``equilibrium``

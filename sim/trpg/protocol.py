@@ -57,6 +57,13 @@ class Trpg(Game):
         tree.setdefault("scenario", {})["first"] = other
         return "scenario.first", f"{first} first", f"{other} first", self.compile(tree)
 
+    def kernel_pairs(self):
+        """The built-in profiles are data in one kernel; a sheet naming ``oracle_focus`` is
+        the other (sim precompile)."""
+        setup = self.setup(scenario="alley")
+        sides = self.sides_of(setup)
+        return [(setup, {s: "sheet" for s in sides}), (setup, {sides[0]: "oracle_focus", sides[1]: "sheet"})]
+
     def setup_oracles(self, setup):
         from sim.trpg.game import scenario_oracles
 

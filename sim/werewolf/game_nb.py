@@ -33,7 +33,7 @@ import numpy as np
 
 from sim.core.bits import lowest_nb, popcount_nb
 from sim.core.guard import guarded_copy_nb, guarded_nb, guarded_rows_nb, rows_view_nb
-from sim.core.kernels import kernel_template, specialize
+from sim.core.kernels import Choice, Selected, families, kernel_template, specialize
 from sim.core.nrt import keep_alive_nb, unmanaged_nb
 from sim.core.rng import choose_bit_nb, randint_nb, seed_stream_nb
 from sim.core.trace import emit_nb
@@ -266,14 +266,21 @@ def has_nb(mask, p):
 
 HOOKS = ("v_vote", "v_divine", "v_protect", "v_witch", "v_speak", "v_view",
          "w_vote", "w_mark", "w_attack", "w_speak", "w_view")
+# Hooks called with their side's selector first: one kernel plays every built-in family
+# of a side (sim.core.kernels.Choice); the view builders are one per kernel.
+CHOSEN = tuple(h for h in HOOKS if not h.endswith("_view"))
 
 
 # The template's hooks are bound to real strategies by sim.core.kernels.specialize.
-@kernel_template(hooks=HOOKS)
-def play_chunk_nb(key, start, count, R, out, log):
+@kernel_template(hooks=HOOKS, chosen=CHOSEN)
+def play_chunk_nb(key, start, count, R, out, log, sel):
     """Template: games [start, start+count) with the bound strategy hooks (``log``: None,
     or an event log that records every event of the games). ``log`` has no default: an
-    omitted argument is a type of its own to numba, one more compile of the whole kernel."""
+    omitted argument is a type of its own to numba, one more compile of the whole kernel.
+    ``sel``: the village's and the wolves' selectors, which candidate of each chosen hook
+    plays (:func:`chunk_kernel` appends it)."""
+    sel_v = sel[0]
+    sel_w = sel[1]
     n = R.seats.shape[0]
     owned = new_state_nb(n)  # keeps the memory alive for the unmanaged views below
     st = unmanaged_state_nb(owned)
@@ -342,7 +349,7 @@ def play_chunk_nb(key, start, count, R, out, log):
                         emit_nb(log, T.IDLE, h, Ab.MARK)
                         continue
                     m = -1 if _withheld_nb(var, V.WITHHOLD, role_of[h]) else \
-                        w_mark(rng_w, w_view(st, Rv, h, day, 0, marked, nothing))
+                        w_mark(sel_w, rng_w, w_view(st, Rv, h, day, 0, marked, nothing))
                     if m >= 0:
                         if m >= n or m == h or m == hati_last[h] or not has_nb(alive_a[0], m):
                             raise ValueError("hati: illegal mark")
@@ -357,7 +364,7 @@ def play_chunk_nb(key, start, count, R, out, log):
                         emit_nb(log, T.IDLE, s, Ab.DIVINE)
                         continue
                     t = -1 if _withheld_nb(var, V.WITHHOLD, role_of[s]) else \
-                        v_divine(rng_v, v_view(st, Rv, s, day, 0, marked, nothing))
+                        v_divine(sel_v, rng_v, v_view(st, Rv, s, day, 0, marked, nothing))
                     if t >= 0:
                         if t >= n or t == s or not has_nb(alive_a[0], t):
                             raise ValueError("seer: illegal divination")
@@ -380,9 +387,9 @@ def play_chunk_nb(key, start, count, R, out, log):
                 for p in range(n):
                     if has_nb(alive_a[0], p) and not _withheld_nb(var, V.WITHHOLD_CLAIMS, role_of[p]):
                         if has_nb(wt, p):
-                            c = w_speak(rng_w, w_view(st, Rv, p, day, 0, marked, nothing))
+                            c = w_speak(sel_w, rng_w, w_view(st, Rv, p, day, 0, marked, nothing))
                         else:
-                            c = v_speak(rng_v, v_view(st, Rv, p, day, 0, marked, nothing))
+                            c = v_speak(sel_v, rng_v, v_view(st, Rv, p, day, 0, marked, nothing))
                         if c >= 0:
                             kind = c // CLAIM_BASE
                             t = (c % CLAIM_BASE) >> 1
@@ -412,9 +419,9 @@ def play_chunk_nb(key, start, count, R, out, log):
                         for p in range(n):
                             if has_nb(alive, p):
                                 if has_nb(wt, p):
-                                    t = w_vote(rng_w, w_view(st, Rv, p, day, runoffs, marked, nothing), cands)
+                                    t = w_vote(sel_w, rng_w, w_view(st, Rv, p, day, runoffs, marked, nothing), cands)
                                 else:
-                                    t = v_vote(rng_v, v_view(st, Rv, p, day, runoffs, marked, nothing), cands)
+                                    t = v_vote(sel_v, rng_v, v_view(st, Rv, p, day, runoffs, marked, nothing), cands)
                                 if t < 0 or t >= n or not has_nb(cands, t):
                                     raise ValueError("vote: not a candidate")
                                 votes[t] += 1
@@ -464,7 +471,7 @@ def play_chunk_nb(key, start, count, R, out, log):
                         emit_nb(log, T.IDLE, wi, Ab.WITCH)
                         continue
                     code = WITCH_PASS if _withheld_nb(var, V.WITHHOLD, role_of[wi]) else \
-                        v_witch(rng_v, v_view(st, Rv, wi, day, 0, marked, nothing))
+                        v_witch(sel_v, rng_v, v_view(st, Rv, wi, day, 0, marked, nothing))
                     act = code // WITCH_BASE
                     t = code % WITCH_BASE
                     if act == WITCH_ELIMINATE:
@@ -505,7 +512,7 @@ def play_chunk_nb(key, start, count, R, out, log):
                     emit_nb(log, T.IDLE, pl, Ab.PROTECT)
                     continue
                 m = np.uint64(0) if _withheld_nb(var, V.WITHHOLD, role_of[pl]) else \
-                    v_protect(rng_v, v_view(st, Rv, pl, day, 0, nothing, protected))
+                    v_protect(sel_v, rng_v, v_view(st, Rv, pl, day, 0, nothing, protected))
                 if (m & ~(alive_a[0] & ~_bit_nb(pl))) or popcount_nb(m) > table[role_of[pl], RF.PROTECT] \
                         or (popcount_nb(m) >= 2 and np.int64(m) == pal_last[pl]):
                     raise ValueError("paladin: illegal protection")
@@ -519,7 +526,7 @@ def play_chunk_nb(key, start, count, R, out, log):
                 cands = alive_a[0] & ~wt
                 if cands:
                     a0 = lowest_nb(attackers)
-                    t = w_attack(rng_w, w_view(st, Rv, a0, day, 0, nothing, protected), cands)
+                    t = w_attack(sel_w, rng_w, w_view(st, Rv, a0, day, 0, nothing, protected), cands)
                     if t < 0 or t >= n or not has_nb(cands, t):
                         raise ValueError("attack: not a candidate")
                     emit_nb(log, T.ATTACK, a0, t, has_nb(protected, t))
@@ -559,12 +566,26 @@ def play_chunk_nb(key, start, count, R, out, log):
     keep_alive_nb(owned, rngs, R_owned, no_knobs)
 
 
+V_HOOKS = ("vote", "divine", "protect", "witch", "speak")
+W_HOOKS = ("vote", "mark", "attack", "speak")
+
+
+def _hook_fns(s):
+    """A family's hook functions (village or wolves), with its view builder last."""
+    names = V_HOOKS if hasattr(s, "divine") else W_HOOKS
+    return tuple(getattr(s, k) for k in names) + (view_builder(s),)
+
+
 def chunk_kernel(village, wolves):
     """The compiled (disk-cached) chunk kernel for a village and a wolf strategy family
     (``kernel(key, start, count, R, out, log)``, ``log`` None or an event log); an ``oracle_…``
-    family's hooks receive the judge's view."""
-    hooks = {f"v_{k}": getattr(village, k) for k in ("vote", "divine", "protect", "witch", "speak")}
-    hooks.update({f"w_{k}": getattr(wolves, k) for k in ("vote", "mark", "attack", "speak")})
-    hooks["v_view"] = view_builder(village)
-    hooks["w_view"] = view_builder(wolves)
-    return specialize(play_chunk_nb, hooks)
+    family's hooks receive the judge's view. Any pair of shipped families plays in one
+    kernel per kind of views, compiled once (:func:`sim.core.kernels.families`)."""
+    from strategies.werewolf import SHIPPED  # here: strategies depend on the game, not back
+
+    (vc, vi), (wc, wi) = families((village, wolves), SHIPPED, _hook_fns, view_builder)
+    hooks = {f"v_{k}": Choice(c[j] for c in vc) for j, k in enumerate(V_HOOKS)}
+    hooks.update({f"w_{k}": Choice(c[j] for c in wc) for j, k in enumerate(W_HOOKS)})
+    hooks["v_view"] = vc[0][-1]
+    hooks["w_view"] = wc[0][-1]
+    return Selected(specialize(play_chunk_nb, hooks), (vi, wi))

@@ -30,9 +30,7 @@ import numpy as np
 
 from sim.looper.enums import I
 from sim.core.knobs import knob_vector
-from sim.core.views import is_oracle
-from sim.looper.game_nb import C_WINS, chunk_kernel, new_counts, setup_size
-from sim.looper.views import oracle_view_nb, player_view_nb
+from sim.looper.game_nb import C_WINS, new_counts, setup_size
 from strategies.looper import scriptwriter as _w
 
 PROPOSALS = 384
@@ -216,9 +214,14 @@ def score_setups(roster, setups: np.ndarray, key: np.ndarray, trials: int, playe
     each player's knobs by :func:`player_knobs`)."""
     R = roster.nb
     wins = np.zeros(len(setups), np.int64)
-    kernels = [(chunk_kernel(p.move, p.name_key, _w.pool_setup_nb, _w.adversarial_choose_nb,
-                             oracle_view_nb if is_oracle(p) else player_view_nb),  # an oracle sees the judge's state
-                player_knobs(roster, p)) for p in players]
+    from sim.looper.game import kernel_for  # here: the game imports the strategies
+    from strategies.looper import SCRIPTWRITERS
+
+    # the shipped adversarial scriptwriter's setup and choices: a shipped player's kernel is
+    # the one every shipped pair plays in (compiled once); an oracle sees the judge's state
+    writer = SCRIPTWRITERS.get("adversarial")
+    assert (writer.setup, writer.choose) == (_w.pool_setup_nb, _w.adversarial_choose_nb)
+    kernels = [(kernel_for(p, writer), player_knobs(roster, p)) for p in players]
     no_knobs = np.zeros(1, np.float64)
     for r in range(len(setups)):
         params = np.ascontiguousarray(setups[r: r + 1])

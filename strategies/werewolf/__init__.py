@@ -103,3 +103,7 @@ WOLVES.register("trusting", WolfStrategy(
 WOLVES.register("oracle_attack", WolfStrategy(
     "oracle_attack", attack=_o.oracle_attack_nb, oracle=True,
     doc="ORACLE: random play, but the attack avoids the paladin's protected participants"))
+
+# The families shipped with the project, in name order: one kernel plays any pair of them
+# (sim.core.kernels.families), whatever a plug-in registers later.
+SHIPPED = (tuple(VILLAGE.get(n) for n in VILLAGE.names()), tuple(WOLVES.get(n) for n in WOLVES.names()))

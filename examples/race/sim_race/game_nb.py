@@ -16,7 +16,7 @@ import numba as nb
 import numpy as np
 
 from sim.core.guard import guarded_nb
-from sim.core.kernels import kernel_template, specialize
+from sim.core.kernels import Choice, Selected, families, kernel_template, specialize
 from sim.core.rng import randint_nb, seed_stream_nb
 from sim.core.trace import emit_nb
 from sim_race.enums import N_C, N_P, C, Dice, Ev, P, R, Stream
@@ -54,8 +54,10 @@ def roll_nb(rng, dice, faces, bust_face, log, player, total):
     return gain
 
 
-@kernel_template(hooks=("p1_decide", "p2_decide"))
-def play_chunk_nb(key, start, count, rules, out, log):
+# Both hooks are called with their player's selector first (``sel``, appended by
+# chunk_kernel): one kernel plays every pair of shipped strategies, compiled once.
+@kernel_template(hooks=("p1_decide", "p2_decide"), chosen=("p1_decide", "p2_decide"))
+def play_chunk_nb(key, start, count, rules, out, log, sel):
     """Play games ``[start, start + count)`` and add their counts to ``out``."""
     # Each stream in guarded memory of its own (sim.core.guard): a player that indexes past
     # its stream's end reads zeros, not the dice or the other player's stream.
@@ -80,7 +82,7 @@ def play_chunk_nb(key, start, count, rules, out, log):
         turns = 0
         while True:
             # player 1
-            dice = p1_decide(r1, tot0, tot1, target, k1)  # noqa: F821 - bound by specialize
+            dice = p1_decide(sel[0], r1, tot0, tot1, target, k1)  # noqa: F821 - bound by specialize
             if dice != Dice.ONE and dice != Dice.TWO:
                 raise ValueError("p1 strategy: decide must return 1 or 2 (dice)")
             gain = roll_nb(rng, dice, faces, bust_face, log, 0, tot0)
@@ -98,7 +100,7 @@ def play_chunk_nb(key, start, count, rules, out, log):
                 emit_nb(log, Ev.WIN, 0, tot0, tot1, turns)
                 break
             # player 2
-            dice = p2_decide(r2, tot1, tot0, target, k2)  # noqa: F821 - bound by specialize
+            dice = p2_decide(sel[1], r2, tot1, tot0, target, k2)  # noqa: F821 - bound by specialize
             if dice != Dice.ONE and dice != Dice.TWO:
                 raise ValueError("p2 strategy: decide must return 1 or 2 (dice)")
             gain = roll_nb(rng, dice, faces, bust_face, log, 1, tot1)
@@ -120,5 +122,10 @@ def play_chunk_nb(key, start, count, rules, out, log):
 
 
 def chunk_kernel(p1, p2):
-    """The compiled (disk-cached) chunk kernel for two strategies (:class:`RaceStrategy`)."""
-    return specialize(play_chunk_nb, {"p1_decide": p1.decide, "p2_decide": p2.decide})
+    """The compiled (disk-cached) chunk kernel for two strategies (:class:`RaceStrategy`):
+    any two shipped ones share one kernel (:func:`sim.core.kernels.families`)."""
+    from sim_race.strategies import SHIPPED  # here: the strategies import the game's enums
+
+    (c1, i1), (c2, i2) = families((p1, p2), (SHIPPED, SHIPPED), lambda s: (s.decide,))
+    return Selected(specialize(play_chunk_nb, {"p1_decide": Choice(c[0] for c in c1),
+                                               "p2_decide": Choice(c[0] for c in c2)}), (i1, i2))

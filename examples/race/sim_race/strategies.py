@@ -84,3 +84,7 @@ STRATEGIES.register("threshold", RaceStrategy(
     doc="two dice while behind by at least k points (p1.k / p2.k; k < 0: also while ahead by at most -k)"))
 STRATEGIES.register("random", RaceStrategy("random", random_nb, lambda me, other, target, k: 0.5,
                                            doc="one die or two, a fair coin each turn"))
+
+# The strategies shipped with the game, in name order: one kernel plays any pair of them
+# (sim.core.kernels.families), whatever a plug-in registers later.
+SHIPPED = tuple(STRATEGIES.get(n) for n in STRATEGIES.names())

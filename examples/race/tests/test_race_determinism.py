@@ -54,3 +54,27 @@ def test_a_player_reading_outside_its_stream_finds_zeros():
         base = GAME.run(setup, GAME.strategies({seat: "random"}), 3000, 9, tables=False).totals
         oob = GAME.run(setup, GAME.strategies({seat: "race_plugins:oob_nb"}), 3000, 9, tables=False).totals
         assert all(np.array_equal(base[k], oob[k]) for k in base)
+
+
+def test_shared_kernel_plays_each_pair_as_its_own_kernel(monkeypatch):
+    """Every pair of shipped strategies plays in one kernel (selectors choose the hooks,
+    sim.core.kernels.Choice); each pair's counts equal those of a kernel compiled for that
+    pair alone (SIM_KERNELS=single), and the pairs differ from each other."""
+    import itertools
+
+    from sim.core import kernels
+    from sim_race.game_nb import chunk_kernel
+    from sim_race.strategies import SHIPPED
+
+    setup = GAME.setup(None, ["p1.k=2", "p2.k=-1"])
+    shared, seen = {}, set()
+    for s1, s2 in itertools.product(SHIPPED, SHIPPED):
+        k = chunk_kernel(s1, s2)
+        seen.add(id(k.kernel))
+        shared[s1.name, s2.name] = GAME.run(setup, {"p1": s1, "p2": s2}, 3000, 5, tables=False, threads=1).totals
+    assert len(seen) == 1  # one compiled kernel for all 16 pairs
+    monkeypatch.setattr(kernels, "SINGLE", True)
+    for (n1, n2), tot in shared.items():
+        own = GAME.run(setup, GAME.strategies({"p1": n1, "p2": n2}), 3000, 5, tables=False, threads=1).totals
+        assert _same(tot, own), (n1, n2)
+    assert len({tuple(np.asarray(t["scalars"]).tolist()) for t in shared.values()}) > 8

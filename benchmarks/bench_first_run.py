@@ -1,0 +1,116 @@
+"""Time to first result after install: a cold `sim precompile`, then the first run of every
+pair of built-in strategies, then games/s of the shared kernels against one kernel per pair.
+
+    .venv/bin/python benchmarks/bench_first_run.py [--only werewolf] [--json] [--skip-speed]
+
+1. ``sim precompile`` into an empty ``SIM_KERNEL_DIR`` / ``NUMBA_CACHE_DIR`` (what
+   ``make install`` does): wall seconds, with the worker processes it uses.
+2. In that cache, ``sim GAME run --games 1000`` for every pair of shipped strategies, each a
+   fresh process: the wall seconds of each, their maximum, and how many compiled anything
+   (a kernel file written after precompile). Issue 42's bar: every one under 3 s.
+3. Games/s, one thread, of a few pairs played by the shared kernel (the default) and by a
+   kernel of their own (``SIM_KERNELS=single``), alternated three times in one run after
+   both are compiled: the ratio shared/single (bar: at least 0.9).
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import ROOT, report  # noqa: E402
+
+SIM = [sys.executable, "-m", "sim"]
+# pairs whose speed is compared (shared kernel vs a kernel of their own)
+SPEED = {
+    "werewolf": [["--village", "random", "--wolves", "random"], ["--village", "claims", "--wolves", "claims"]],
+    "looper": [["--player", "random", "--scriptwriter", "random"], ["--player", "cautious", "--scriptwriter", "adversarial"]],
+    "trpg": [["alley"]],
+}
+GAMES = {"werewolf": 200_000, "looper": 50_000, "trpg": 50_000}
+
+
+def _env(kd: str, nc: str, **extra: str) -> dict:
+    env = {**os.environ, "SIM_KERNEL_DIR": kd, "NUMBA_CACHE_DIR": nc, **extra}
+    env.pop("NUMBA_DISABLE_JIT", None)
+    env.pop("SIM_KERNELS", None)
+    env.update(extra)
+    return env
+
+
+def pairs(game: str) -> list[list[str]]:
+    """Command-line strategy arguments of every pair of shipped strategies of ``game``."""
+    if game == "werewolf":
+        from strategies.werewolf import SHIPPED
+        return [["--village", v.name, "--wolves", w.name] for v, w in itertools.product(*SHIPPED)]
+    if game == "looper":
+        from strategies.looper import SHIPPED
+        return [["--player", p.name, "--scriptwriter", w.name] for p, w in itertools.product(*SHIPPED)]
+    if game == "trpg":  # the profiles are data in the scenario: one kernel plays them all
+        return [["alley"], ["squad"]]
+    return []
+
+
+def kernel_files(kd: str) -> set[str]:
+    d = Path(kd) / "__pycache__"
+    return {p.name for p in d.glob("*.nbc")} if d.exists() else set()
+
+
+def run_wall(args: list[str], env: dict) -> float:
+    t = time.perf_counter()
+    subprocess.run(args, cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+    return time.perf_counter() - t
+
+
+def games_per_second(game: str, pair: list[str], env: dict) -> float:
+    out = subprocess.run([*SIM, game, "run", *pair, "--games", str(GAMES[game]), "--seed", "1", "--threads", "1",
+                          "--json"], cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout
+    return float(json.loads(out)["games_per_second"])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", default="", help="games whose name contains this text")
+    ap.add_argument("--skip-speed", action="store_true", help="only steps 1 and 2")
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    games = [g for g in ("werewolf", "looper", "trpg") if a.only in g]
+    res: dict = {}
+    with tempfile.TemporaryDirectory() as kd, tempfile.TemporaryDirectory() as nc:
+        env = _env(kd, nc)
+        res["precompile_seconds"] = run_wall([*SIM, "precompile", *games], env)
+        before = kernel_files(kd)
+        for game in games:
+            walls = []
+            for pair in pairs(game):
+                walls.append(run_wall([*SIM, game, "run", *pair, "--games", "1000", "--seed", "1"], env))
+            res[f"{game}_first_run_max_seconds"] = max(walls)
+            res[f"{game}_first_run_median_seconds"] = sorted(walls)[len(walls) // 2]
+            res[f"{game}_pairs"] = len(walls)
+        res["kernels_compiled_after_precompile"] = len(kernel_files(kd) - before)
+        if not a.skip_speed:
+            single = _env(kd, nc, SIM_KERNELS="single")
+            for game in games:
+                for pair in SPEED[game]:
+                    label = f"{game}_{'_'.join(p for p in pair if not p.startswith('--'))}"
+                    games_per_second(game, pair, single)  # compile the pair's own kernel first
+                    shared, own = [], []
+                    for _ in range(3):  # alternated: the machine's drift hits both alike
+                        shared.append(games_per_second(game, pair, env))
+                        own.append(games_per_second(game, pair, single))
+                    res[f"{label}_shared_games_per_second"] = max(shared)
+                    res[f"{label}_single_games_per_second"] = max(own)
+                    res[f"{label}_shared_over_single"] = max(shared) / max(own)
+    report(res, a.json)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""Compile every game's built-in kernels ahead of use, in parallel processes.
+
+``sim precompile`` (run by ``make install``) builds, for each registered game, the kernels
+its shipped strategies play in (:meth:`sim.core.game.Game.kernel_pairs`: by default one
+per kind of view on each side, the honest view and, where a side ships ``oracle_…``
+strategies, the judge's). Any other pair of shipped strategies plays in one of these
+kernels (:func:`sim.core.kernels.families`), so a designer's first run after install loads
+a compiled kernel instead of waiting for one. A trace (an event log is a second compile
+of a kernel) and a plug-in still compile on first use, saying so (sim.core.compile_notice).
+
+Each task runs in a worker process of its own (compiling holds one core; numba compiles
+nothing in parallel within a process); the longest first, so two cores finish together.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Iterable
+
+from sim.core.views import is_oracle
+
+# Longest first (measured cold on the 2-core machine): the Looper's honest players hold
+# bayes and planner; a game not named here goes last.
+ORDER = ("looper", "werewolf", "trpg")
+
+
+def representatives(names: Iterable[str]) -> list[str]:
+    """One strategy of each kind of view among ``names``: an honest one, an oracle one."""
+    names = list(names)
+    out = []
+    for want in (False, True):
+        pick = next((n for n in names if is_oracle(n) == want), None)
+        if pick is not None:
+            out.append(pick)
+    return out
+
+
+def tasks(only: Iterable[str] = ()) -> list[tuple[str, int]]:
+    """``(game, i)``: the i-th of the game's :meth:`~sim.core.game.Game.kernel_pairs`."""
+    from sim.core.game import games
+
+    only = set(only)
+    found = games()
+    names = sorted(found, key=lambda g: (ORDER.index(g) if g in ORDER else len(ORDER), g))
+    return [(name, i) for name in names if not only or name in only
+            for i in range(len(found[name].kernel_pairs()))]
+
+
+def compile_one(name: str, i: int) -> tuple[str, str, float]:
+    """Build (and so compile, or load) the run kernel of one strategy pair."""
+    from sim.core.game import get
+
+    t = time.perf_counter()
+    game = get(name)
+    setup, given = game.kernel_pairs()[i]
+    strategies = game.strategies(given, setup)
+    game.run(setup, strategies, 2, 0)
+    return name, " vs ".join(given.values()), time.perf_counter() - t
+
+
+def precompile(only: Iterable[str] = (), jobs: int | None = None, *, out=sys.stderr) -> float:
+    """Compile the kernels of :func:`tasks` with ``jobs`` worker processes (default: the
+    cores); returns the wall seconds. Each finished task is one line on ``out``."""
+    todo = tasks(only)
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(todo) or 1))
+    t0 = time.perf_counter()
+    print(f"compiling {len(todo)} kernels of the built-in strategies in {jobs} processes "
+          f"(once after install; cached in {os.environ.get('SIM_KERNEL_DIR') or '~/.cache/sim-balance/kernels'})",
+          file=out, flush=True)
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futs = [pool.submit(compile_one, name, i) for name, i in todo]
+        for f in as_completed(futs):
+            name, label, s = f.result()
+            print(f"  {name}: {label} ready ({s:.0f} s)", file=out, flush=True)
+    wall = time.perf_counter() - t0
+    print(f"done in {wall:.0f} s", file=out, flush=True)
+    return wall
