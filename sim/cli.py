@@ -46,6 +46,20 @@ class SimGroup(TyperGroup):
     after the work was done exits 1; a broken pipe exits 0 quietly. ``SIM_DEBUG=1`` lets
     unexpected exceptions through with their traceback."""
 
+    def list_commands(self, ctx):
+        from sim.core.game import game_names
+
+        own = super().list_commands(ctx)
+        return [*game_names(), *LAZY, *(c for c in own if c not in LAZY)]
+
+    def get_command(self, ctx, name):
+        cmd = super().get_command(ctx, name)
+        if cmd is None:
+            cmd = _lazy_command(name)
+            if cmd is not None:
+                self.add_command(cmd, name)
+        return cmd
+
     def invoke(self, ctx: typer.Context):
         try:
             return super().invoke(ctx)
@@ -113,37 +127,65 @@ app = typer.Typer(
 )
 
 
-def _register() -> None:
+# Commands loaded when used (issue 42, warm start): `sim werewolf run` imports Werewolf and
+# the run command, not the Looper, the TRPG, optuna's tuner or the report's figures.
+# name -> (module, function, takes extra --side.knob options)
+LAZY = {
+    "sweep": ("sim.sweep.cli", "sweep_cmd", False),
+    "compare": ("sim.sweep.cli", "compare_cmd", False),
+    "report": ("sim.analysis.cli", "report_cmd", False),
+    "balance": ("sim.analysis.cli", "balance_cmd", False),
+    "tune": ("sim.analysis.metagame_cli", "tune_cmd", True),
+    "sensitivity": ("sim.analysis.sensitivity_cli", "sensitivity_cmd", False),
+    "ladder": ("sim.analysis.metagame_cli", "ladder_cmd", True),
+    "equilibrium": ("sim.analysis.metagame_cli", "equilibrium_cmd", True),
+}
+
+
+def _typer(**kw) -> typer.Typer:
+    return typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None, **kw)
+
+
+def _lazy_command(name: str):
+    """The click command ``name`` (a game's group or one of :data:`LAZY`), built on first use;
+    None for an unknown name (click then says so)."""
+    import importlib
+
+    from sim.core.game import game_names, load_one
+
+    if name in LAZY:
+        module, attr, extra = LAZY[name]
+        if extra:
+            from sim.analysis.metagame_cli import _EXTRA
+        t = _typer()
+        t.command(name, **({"context_settings": _EXTRA} if extra else {}))(getattr(importlib.import_module(module), attr))
+        return typer.main.get_command(t)
+    if name not in game_names():
+        return None
     from sim.analysis.values_cli import values_command
-    from sim.core.game import games
+    from sim.errors import SimInputError
     from sim.game_cli import game_app, has_values
 
-    for name, game in games().items():  # built-in games, then installed ones (entry points)
-        sub = game_app(game)
-        if has_values(game):
-            sub.command("values")(values_command(game))
-        app.add_typer(sub, name=name, help=game.title)
+    try:
+        game = load_one(name)
+    except SimInputError as e:  # an installed game that does not load
+        raise cx.UsageError(str(e))
+    sub = game_app(game)
+    if has_values(game):
+        sub.command("values")(values_command(game))
+    return typer.main.get_group(sub)
 
-    from sim.sweep.cli import compare_cmd, sweep_cmd
 
-    app.command("sweep")(sweep_cmd)
-    app.command("compare")(compare_cmd)
+@app.callback()
+def _root() -> None:
+    # a group, not a single command: the other commands are added when used (SimGroup)
+    pass
 
-    from sim.analysis.cli import balance_cmd, report_cmd
 
-    app.command("report")(report_cmd)
-    app.command("balance")(balance_cmd)
+def _register() -> None:
+    from sim.core.cliutil import clean_errors
 
-    from sim.analysis.metagame_cli import _EXTRA, equilibrium_cmd, ladder_cmd, tune_cmd
-
-    app.command("tune", context_settings=_EXTRA)(tune_cmd)
-
-    from sim.analysis.sensitivity_cli import sensitivity_cmd
-
-    app.command("sensitivity")(sensitivity_cmd)
-    app.command("ladder", context_settings=_EXTRA)(ladder_cmd)
-    app.command("equilibrium", context_settings=_EXTRA)(equilibrium_cmd)
-    app.command("precompile")(precompile_cmd)
+    app.command("precompile")(clean_errors(precompile_cmd))
 
 
 def precompile_cmd(

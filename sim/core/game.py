@@ -448,17 +448,44 @@ def games() -> dict[str, Game]:
     """Every game, built-in first, then installed ones in name order. An installed game
     that fails to load is left out (``get`` names the reason), so one broken plug-in
     package does not take the other games down with it."""
-    if not _GAMES and not _BROKEN:
+    global _ALL
+    if not _ALL:
         for name, target in BUILTIN.items():
-            _GAMES[name] = _load(target, f"game {name!r}")
+            if name not in _GAMES:
+                _GAMES[name] = _load(target, f"game {name!r}")
         for name, target in sorted(entry_points().items()):
-            if name in _GAMES:
+            if name in _GAMES or name in BUILTIN:
                 continue
             try:
                 _GAMES[name] = _load(target, f"game {name!r}")
             except Exception as e:  # noqa: BLE001 - a plug-in's own bug
                 _BROKEN[name] = f"{target}: {type(e).__name__}: {e}"
-    return dict(_GAMES)
+        _ALL = True
+    order = [*BUILTIN, *sorted(n for n in _GAMES if n not in BUILTIN)]  # as listed, whatever loaded first
+    return {n: _GAMES[n] for n in order if n in _GAMES}
+
+
+_ALL = False  # every game loaded (games()); load_one loads one
+
+
+def game_names() -> list[str]:
+    """Every game's name, built-in first, without loading any (the CLI loads the one used)."""
+    return [*BUILTIN, *sorted(n for n in entry_points() if n not in BUILTIN)]
+
+
+def load_one(name: str) -> Game:
+    """The game ``name`` loaded alone (a designer's ``sim werewolf run`` need not import the
+    Looper); :func:`get`'s errors for an unknown or broken one."""
+    if name in _GAMES:
+        return _GAMES[name]
+    target = BUILTIN.get(name) or entry_points().get(name)
+    if target is None or name in _BROKEN:
+        return get(name)
+    try:
+        game = _load(target, f"game {name!r}")
+    except Exception:  # noqa: BLE001 - get() loads every game and names the reason
+        return get(name)
+    return _GAMES.setdefault(name, game)
 
 
 def get(name: str) -> Game:
