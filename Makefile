@@ -9,6 +9,8 @@ STAMP := $(VENV)/.installed
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 
+# `sim precompile`: every built-in strategy's kernel compiled now, in parallel processes
+# (issue 42), so a designer's first run and the test suite load them instead of compiling.
 # constraints.txt: the versions known to pass (pip freeze of a passing venv, updated on
 # purpose: `make constraints`); pyproject.toml keeps the compatible ranges for users.
 $(STAMP): pyproject.toml examples/race/pyproject.toml constraints.txt | $(BIN)/python

@@ -210,7 +210,7 @@ class Game:
         is per kind of view; any other shipped pair plays in one of them)."""
         import itertools
 
-        from sim.core.precompile import representatives
+        from sim.core.views import representatives
 
         setup = self.setup()
         regs = self.registries_of(setup)

@@ -19,22 +19,10 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Iterable
 
-from sim.core.views import is_oracle
 
 # Longest first (measured cold on the 2-core machine): the Looper's honest players hold
 # bayes and planner; a game not named here goes last.
 ORDER = ("looper", "werewolf", "trpg")
-
-
-def representatives(names: Iterable[str]) -> list[str]:
-    """One strategy of each kind of view among ``names``: an honest one, an oracle one."""
-    names = list(names)
-    out = []
-    for want in (False, True):
-        pick = next((n for n in names if is_oracle(n) == want), None)
-        if pick is not None:
-            out.append(pick)
-    return out
 
 
 def tasks(only: Iterable[str] = ()) -> list[tuple[str, int]]:

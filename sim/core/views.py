@@ -74,3 +74,15 @@ def oracle_label(strategies: Mapping[str, Any]) -> str:
         return ""
     return "ORACLE: " + ", ".join(f"{side}={name}" for side, name in o.items()) + \
         " reads hidden information; these figures are not those of honest play"
+
+
+def representatives(names) -> list[str]:
+    """One strategy of each kind of view among ``names``: an honest one, an ``oracle_…`` one
+    (``sim precompile`` builds a kernel per kind of view)."""
+    names = list(names)
+    out = []
+    for want in (False, True):
+        pick = next((n for n in names if is_oracle(n) == want), None)
+        if pick is not None:
+            out.append(pick)
+    return out

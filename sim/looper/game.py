@@ -7,16 +7,13 @@ from typing import TYPE_CHECKING, Any, Iterable
 import numpy as np
 import polars as pl
 
-from sim.core.kernels import Choice, families
 from sim.core.runner import DEFAULT_CHUNK, GameResult, run_games
 from sim.core.seeding import python_rng, run_key
 from sim.core.stats import wilson
 from sim.core.trace import Trace, log_rows, new_log
-from sim.core.views import is_oracle
 from sim.looper.enums import Ev, I
 from sim.looper.game_nb import (C_BLIND, C_DAYS, C_DECISIONS, C_GAMES, C_KEY_DEATHS, C_LOOPS, C_PROT_DEATHS,
-                                C_WINS, C_WRONG_NAME, chunk_kernel, new_counts)
-from sim.looper.views import oracle_view_nb, player_view_nb
+                                C_WINS, C_WRONG_NAME, new_counts, strategy_kernel)
 from sim.looper.roster import Setup, build_config, compile_setup
 
 if TYPE_CHECKING:  # annotations only: strategies import the game, not the other way round
@@ -153,26 +150,11 @@ def knob_label(roster: Setup, side: str, s) -> str:
     return Spec(side, s.name, tuple(given.items())).label  # as the manifest names it
 
 
-def _hook_fns(s) -> tuple:
-    """A player's (move, name, view builder) or a scriptwriter's (setup, choose) functions."""
-    if hasattr(s, "move"):
-        return (s.move, s.name_key, oracle_view_nb if is_oracle(s) else player_view_nb)
-    return (s.setup, s.choose)
-
-
 def kernel_for(p: PlayerStrategy, w: ScriptwriterStrategy):
-    """The chunk kernel of a player and a scriptwriter; an ``oracle_…`` player gets the
-    judge's state as its view (bound at specialization), every other one the PlayerView.
-    A shipped player plays every shipped scriptwriter in one kernel, compiled once
-    (:func:`sim.core.kernels.families`). The players are not put together: one kernel
-    holding bayes, planner and the others took over 8 CPU minutes to compile (unfinished),
-    against about a minute for bayes's own."""
-    from strategies.looper import SHIPPED
+    """The chunk kernel of a player and a scriptwriter (:func:`sim.looper.game_nb.strategy_kernel`)."""
+    import strategies.looper  # noqa: F401 - registers the shipped strategies with game_nb
 
-    # a player's group is itself, the scriptwriters' one group
-    (pc, pi), (wc, wi) = families((p, w), SHIPPED, _hook_fns, lambda s: _hook_fns(s) if hasattr(s, "move") else ())
-    return chunk_kernel(Choice(c[0] for c in pc), Choice(c[1] for c in pc), Choice(c[0] for c in wc),
-                        Choice(c[1] for c in wc), pc[0][2], sel=(pi, wi))
+    return strategy_kernel(p, w)
 
 
 TRACE_CAPACITY = 1 << 15  # events of one traced game (a base game needs at most ~10 000)

@@ -24,10 +24,11 @@ from collections import namedtuple
 import numpy as np
 
 from sim.core.bits import lowest_nb
-from sim.core.kernels import Selected, kernel_template, specialize
+from sim.core.kernels import Choice, Selected, families, kernel_template, specialize
 from sim.core.guard import guarded_copy_nb, guarded_nb
 from sim.core.nrt import keep_alive_nb, unmanaged_nb
 from sim.core.rng import seed_stream_nb
+from sim.core.views import is_oracle
 from sim.looper.enums import Ev, F, I, LoopEnd, MoveStatus, Precedence, Stream
 from sim.looper.day_nb import (day_buffers_nb, day_finish_nb, day_start_nb, ev_nb, guarded_day_buffers_nb,
                               guarded_roster_nb, unmanaged_buffers_nb, unmanaged_roster_nb)
@@ -330,6 +331,36 @@ def chunk_kernel(p_move, p_name, w_setup, w_choose, p_view=player_view_nb, sel=(
     names the player's and the scriptwriter's candidates."""
     return Selected(specialize(play_chunk_nb, {"p_move": p_move, "p_name": p_name, "p_view": p_view,
                                                "w_setup": w_setup, "w_choose": w_choose}), sel)
+
+
+_SHIPPED: list = []  # (players, scriptwriters) shipped with the project, from strategies.looper
+
+
+def ship(players, scriptwriters) -> None:
+    """Called by strategies.looper once it registered its strategies (the game does not
+    import the strategies: they import it)."""
+    _SHIPPED[:] = [tuple(players), tuple(scriptwriters)]
+
+
+def _hook_fns(s) -> tuple:
+    """A player's (move, name, view builder) or a scriptwriter's (setup, choose) functions."""
+    if hasattr(s, "move"):
+        return (s.move, s.name_key, oracle_view_nb if is_oracle(s) else player_view_nb)
+    return (s.setup, s.choose)
+
+
+def strategy_kernel(p, w):
+    """The chunk kernel of a player and a scriptwriter (strategy objects, or anything with
+    their hook functions as attributes); an ``oracle_…`` player gets the judge's state as its
+    view, every other one the PlayerView. A shipped player plays every shipped scriptwriter
+    in one kernel, compiled once (:func:`sim.core.kernels.families`). The players are not
+    put together: one kernel holding bayes, planner and the others took over 8 CPU minutes
+    to compile (unfinished), against about a minute for bayes's own."""
+    shipped = _SHIPPED or [(), ()]
+    # a player's group is itself, the scriptwriters' one group
+    (pc, pi), (wc, wi) = families((p, w), shipped, _hook_fns, lambda s: _hook_fns(s) if hasattr(s, "move") else ())
+    return chunk_kernel(Choice(c[0] for c in pc), Choice(c[1] for c in pc), Choice(c[0] for c in wc),
+                        Choice(c[1] for c in wc), pc[0][2], sel=(pi, wi))
 
 
 NO_KNOBS = np.zeros(1, np.float64)  # a strategy without knobs (knob_vector's form: never empty)

@@ -44,6 +44,7 @@ import numpy as np
 
 from sim.core.knobs import Knob
 from sim.core.plugins import Registry
+from sim.looper import game_nb as _game_nb
 from sim.core.views import is_oracle
 from sim.errors import SimInputError
 from strategies.looper import bayes as _b
@@ -213,3 +214,4 @@ SCRIPTWRITERS.register("adversarial", ScriptwriterStrategy(
 # The strategies shipped with the project, in name order: one kernel plays any pair of them
 # (sim.core.kernels.families), whatever a plug-in registers later.
 SHIPPED = (tuple(PLAYERS.get(n) for n in PLAYERS.names()), tuple(SCRIPTWRITERS.get(n) for n in SCRIPTWRITERS.names()))
+_game_nb.ship(*SHIPPED)

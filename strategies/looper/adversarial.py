@@ -24,13 +24,14 @@ the library ``examples/looper/scripts`` (and of the folders ``search.scripts``,
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Sequence
 
 import numpy as np
 
 from sim.looper.enums import I
 from sim.core.knobs import knob_vector
-from sim.looper.game_nb import C_WINS, new_counts, setup_size
+from sim.looper.game_nb import C_WINS, new_counts, setup_size, strategy_kernel
 from strategies.looper import scriptwriter as _w
 
 PROPOSALS = 384
@@ -214,14 +215,10 @@ def score_setups(roster, setups: np.ndarray, key: np.ndarray, trials: int, playe
     each player's knobs by :func:`player_knobs`)."""
     R = roster.nb
     wins = np.zeros(len(setups), np.int64)
-    from sim.looper.game import kernel_for  # here: the game imports the strategies
-    from strategies.looper import SCRIPTWRITERS
-
-    # the shipped adversarial scriptwriter's setup and choices: a shipped player's kernel is
-    # the one every shipped pair plays in (compiled once); an oracle sees the judge's state
-    writer = SCRIPTWRITERS.get("adversarial")
-    assert (writer.setup, writer.choose) == (_w.pool_setup_nb, _w.adversarial_choose_nb)
-    kernels = [(kernel_for(p, writer), player_knobs(roster, p)) for p in players]
+    # the adversarial scriptwriter's setup and choices: a shipped player plays them in the
+    # kernel it plays every shipped scriptwriter in (compiled once); an oracle sees the judge's state
+    writer = SimpleNamespace(setup=_w.pool_setup_nb, choose=_w.adversarial_choose_nb)
+    kernels = [(strategy_kernel(p, writer), player_knobs(roster, p)) for p in players]
     no_knobs = np.zeros(1, np.float64)
     for r in range(len(setups)):
         params = np.ascontiguousarray(setups[r: r + 1])
