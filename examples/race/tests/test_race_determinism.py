@@ -58,8 +58,9 @@ def test_a_player_reading_outside_its_stream_finds_zeros():
 
 def test_shared_kernel_plays_each_pair_as_its_own_kernel(monkeypatch):
     """Every pair of shipped strategies plays in one kernel (selectors choose the hooks,
-    sim.core.kernels.Choice); each pair's counts equal those of a kernel compiled for that
-    pair alone (SIM_KERNELS=single), and the pairs differ from each other."""
+    sim.core.kernels.Choice); a pair's counts equal those of a kernel compiled for that pair
+    alone (SIM_KERNELS=single; four pairs, each selector of both sides), and the pairs
+    differ from each other."""
     import itertools
 
     from sim.core import kernels
@@ -74,7 +75,7 @@ def test_shared_kernel_plays_each_pair_as_its_own_kernel(monkeypatch):
         shared[s1.name, s2.name] = GAME.run(setup, {"p1": s1, "p2": s2}, 3000, 5, tables=False, threads=1).totals
     assert len(seen) == 1  # one compiled kernel for all 16 pairs
     monkeypatch.setattr(kernels, "SINGLE", True)
-    for (n1, n2), tot in shared.items():
+    for (n1, n2), tot in list(shared.items())[::5]:  # 4 pairs: each kernel of its own is a compile
         own = GAME.run(setup, GAME.strategies({"p1": n1, "p2": n2}), 3000, 5, tables=False, threads=1).totals
         assert _same(tot, own), (n1, n2)
     assert len({tuple(np.asarray(t["scalars"]).tolist()) for t in shared.values()}) > 8
