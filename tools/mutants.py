@@ -24,6 +24,8 @@ REACT = ("tests/test_trpg_reaction_oracles.py",)
 PROFILES = ("tests/test_trpg_profile_oracles.py",)
 LOOPER = ("tests/test_looper_strategy_oracles.py",)
 WW_PROBES = ("tests/test_werewolf_field_probes.py",)
+LOOPER_PROBES = ("tests/test_looper_field_probes.py",)
+TRPG_PROBES = ("tests/test_trpg_field_probes.py",)
 WW_TRUSTING = ("tests/test_werewolf_trusting_oracles.py",)
 WW_CLAIMS = ("tests/test_werewolf_claims_oracles.py",)
 OOB_WW = ("tests/test_oob_werewolf.py",)
@@ -92,6 +94,17 @@ MUTANTS: list[Mutant] = [
            "st.hati_last[me], np.uint64(st.pal_last[me]) | protected, readonly_nb(row_nb(st.knobs, (st.masks[0] >> "
            "np.uint64(me)) & U1)),\n                row_nb(st.mem, me))",
            WW_PROBES, "view.last_protect shows tonight's protection"),
+    Mutant("looper_loop_end_leak", "sim/looper/views.py",
+           "return PlayerView(rules, loop, day, alive, readonly_nb(ann), readonly_nb(moves), readonly_nb(loop_end),",
+           "return PlayerView(rules, loop, day, alive, readonly_nb(ann), readonly_nb(moves), readonly_nb(loop_end + key),",
+           LOOPER_PROBES, "the player's view.loop_end holds the key person"),
+    Mutant("looper_alive_hides_key", "sim/looper/game_nb.py",
+           "nm = p_name(prng, p_view(rules, lp, days, alive, ann,",
+           "nm = p_name(prng, p_view(rules, lp, days, alive & ~(np.uint64(1) << np.uint64(kp)), ann,",
+           LOOPER_PROBES, "the naming player's view.alive leaves out the key person (a leak by omission)"),
+    Mutant("trpg_controlled_shows_damage", "sim/trpg/views.py",
+           "readonly_nb(_col_nb(hid, P_CTRL, bs, B.CTRL))", "readonly_nb(_col_nb(hid, P_CTRL, bs, B.TAKEN))",
+           TRPG_PROBES, "view.controlled holds the damage each character has taken"),
     # --- strategies: Werewolf ----------------------------------------------------------------
     Mutant("trusting_hunt_inverted", "strategies/werewolf/trusting.py",
            "if seers and knob_nb(view, KW_HUNT, 1.0) != 0.0:", "if seers and knob_nb(view, KW_HUNT, 1.0) == 0.0:",
