@@ -7,6 +7,7 @@ from typer.testing import CliRunner
 
 from sim.analysis.dataset import run_tables
 from sim.cli import app
+from tests.power import detectable_effect
 
 runner = CliRunner()
 
@@ -146,7 +147,7 @@ def test_exact_takes_the_variants_that_make_a_table_playable(roles, variant):
     """Under the default variants these tables end before they start (the wolves already
     win); the variant given makes them playable, so `exact` answers, as `run` plays them:
     the Monte Carlo rate lies within 4 standard errors of the exact value (20,000 games:
-    one SE is about 0.34 points, so a shift of 1.5 points fails)."""
+    one SE is about 0.34 points; a shift of 1.8 points fails 9 times in 10, tests/power.py)."""
     r = invoke("werewolf", "exact", "--roles", roles, "--set", variant, "--json")
     assert r.exit_code == 0, r.output
     p = json.loads(r.stdout)["village_win"]
@@ -157,3 +158,4 @@ def test_exact_takes_the_variants_that_make_a_table_playable(roles, variant):
     q = json.loads(r.stdout)["village_win_rate"]
     se = (p * (1 - p) / 20000) ** 0.5
     assert abs(q - p) < 4 * se, (p, q, se)
+    assert detectable_effect(20000, p) < 0.019  # the power the docstring claims

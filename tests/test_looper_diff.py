@@ -5,7 +5,11 @@
   deterministic chooser; stress, positions, deaths (announced place), killers and the
   sequence of "one character dies" requests must all agree;
 * whole games: ``play_chunk(key, g, 1, ...)`` vs ``naive_game`` game by game for every
-  built-in player x scriptwriter pair, and the R-2 naming variant;
+  built-in player x scriptwriter pair, and the R-2 naming variant; the naive side plays
+  the strategies re-stated in tests/naive/looper_strategies.py (random, the deducer's
+  candidates and names, the random / adversarial / fixed scriptwriters), so a bug in the
+  engine's strategy shows as a difference (cautious's and the deducer's protecting moves
+  are still the engine's helper on both sides);
 * the runner: ``sim.looper.game.run`` vs the naive games (same wins, game for game).
 """
 from __future__ import annotations
@@ -27,6 +31,7 @@ from sim.looper.game_nb import (C_DAYS, C_KEY_DEATHS, C_LOOPS, C_PROT_DEATHS, C_
 from strategies.looper import PLAYERS, SCRIPTWRITERS
 from strategies.looper.adversarial import search_setups
 from tests.naive.looper import location_ids, naive_day, naive_game, roster_ids
+from tests.naive.looper_strategies import naive_player, naive_writer
 
 # ----------------------------------------------------------------------------- one day
 
@@ -303,7 +308,7 @@ def engine_game(roster, key, g, p, w, params, wrong_ends):
 
 def compare_game(roster, key, g, p, w, params, wrong_ends=False):
     out = engine_game(roster, key, g, p, w, params, wrong_ends)
-    res = naive_game(roster, key, g, p, w, params, wrong_ends)
+    res = naive_game(roster, key, g, naive_player(p), naive_writer(w), params, wrong_ends)
     sc = out.scalars
     ids = roster.ids
     deaths = Counter()
@@ -391,7 +396,7 @@ def test_run_win_rate_matches_naive(rosters, player, writer_name):
             chunk_size=64)
     key = run_key(seed)
     params = writer_params("base", roster, writer_name, seed)
-    naive = [naive_game(roster, key, g, p, w, params) for g in range(games)]
+    naive = [naive_game(roster, key, g, naive_player(p), naive_writer(w), params) for g in range(games)]
     wins = sum(x["won"] for x in naive)
     by_loop = Counter(x["won_loop"] for x in naive if x["won"])
     t = r.totals

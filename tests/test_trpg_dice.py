@@ -123,6 +123,9 @@ def test_dist_by_hand():
 
 # --- numba rollers ----------------------------------------------------------------------------
 def within_4se(counts: dict, n: int, die):
+    """Each outcome's frequency within 4 SE of its chance: at 200,000 rolls a face's chance
+    moved by 0.6 points or more fails (tests/power.py); a die off by one moves several faces
+    by far more (a d6 read as 0-5: 1/6 of the mass)."""
     for v in set(die.outcomes()) | set(counts):
         p = float(die.probability(v))
         se = max(np.sqrt(p * (1 - p) / n), 1e-12)

@@ -24,6 +24,7 @@ from sim.trpg.exact import duel_exact, duel_exact_builds
 from sim.trpg.game import run
 from sim.trpg.matrix import load_builds, pair_scenario
 from sim.trpg.sheets import build_config, compile_setup
+from tests.power import detectable_effect
 
 DATA = Path(__file__).resolve().parents[1] / "sim" / "trpg" / "data"
 BUILDS = DATA / "builds.toml"
@@ -243,7 +244,9 @@ def assert_agrees(sc, games, seed):
             assert got == 0, (p, got)
             continue
         se = math.sqrt(p * (1 - p) / games)
-        assert abs(got - p) <= 4 * se, (got, p, se)
+        # sees shifts of detectable_effect(games, p) (tests/power.py): at most 0.6 points at
+        # 200,000 games; a smaller bug needs an exact test (tests/test_trpg_exact_fumbles.py)
+        assert abs(got - p) <= 4 * se, (got, p, se, detectable_effect(games, p))
     se = e["sd_rounds"] / math.sqrt(games)
     assert abs(j["mean_rounds"] - e["mean_rounds"]) <= 4 * se + 1e-12, (j["mean_rounds"], e["mean_rounds"], se)
     return e, j

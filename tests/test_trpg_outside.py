@@ -14,6 +14,7 @@ from sim.trpg.dice import check_probability
 from sim.trpg.outside import (growth_distribution, growth_mc, growth_step_probabilities, labour_exact,
                               labour_mc, normalize_skills, sleep_check_probability, sleep_mp_recovery,
                               sleep_penalty)
+from tests.power import detectable_shift
 
 SKILLS = [10, 9, 8, 7, 12, 11, 10, 9, 8, 8, 8, 8, 6, 7, 8, 9]
 FLAT = [8] * 16
@@ -116,7 +117,9 @@ def test_growth_mc_matches_exact(choice):
     mc = growth_mc(SKILLS, k, games=60_000, seed=5, amount=amount, choice=choice)
     assert mc.hist.shape == (16, k + 1) and (mc.hist.sum(axis=1) == mc.games).all()
     assert (mc.hist.sum(axis=0) * np.arange(k + 1)).sum() == k * mc.games
+    # sees a mean gain moved by (4 + 1.28)·se (tests/power.py detectable_shift): < 0.05 of a skill point here
     assert np.all(np.abs(mc.mean_gain - exact) <= 4 * mc.se + 1e-12), (mc.mean_gain, exact)
+    assert np.all(detectable_shift(mc.se) < 0.05), detectable_shift(mc.se)
     assert np.allclose(mc.mean, np.array(SKILLS) + mc.mean_gain)
 
 

@@ -24,7 +24,7 @@ def test_keep_range_kites_a_brawler():
     assert keep - close - 1.96 * se >= 0.05, (keep, close, se)
     # the kite is the step away: without it keep_range plays as close_in here
     no_kite, _, _ = rate("kite", ["characters.gun.strategy.kite=false"])
-    assert abs(no_kite - close) < 4 * se
+    assert abs(no_kite - close) < 4 * se  # "plays as close_in": a gap of 5.3 SE (at most 7 points) fails 9 times in 10
 
 
 def test_auto_reaction_is_as_good_as_the_best_fixed_one():

@@ -5,7 +5,8 @@ chain that ``exact_village_win`` solves (the seer's readings are never used), so
 engine's village win rate over N games must match the exact value up to sampling error.
 
 Tolerance: |p̂ − p| ≤ 4·SE with SE = sqrt(p(1 − p)/N), p the exact value and N = 200 000
-games with a fixed seed (a false alarm has probability ≈ 6e-5 per case; 4·SE ≈ 0.004 here).
+games with a fixed seed (a false alarm has probability ≈ 6e-5 per case; 4·SE ≈ 0.004 here: a
+rule bug that moves the village's rate by 0.6 points or more fails 9 times in 10, tests/power.py).
 The engine's ``randint_nb`` bias (< n/2³², see sim/core/rng.py) is far below that. The mean
 number of days (votes held) is checked the same way against ``exact_summary``'s
 ``expected_days``, with the sample standard deviation from the engine's ``days_hist``.

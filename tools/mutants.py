@@ -24,6 +24,12 @@ REACT = ("tests/test_trpg_reaction_oracles.py",)
 PROFILES = ("tests/test_trpg_profile_oracles.py",)
 LOOPER = ("tests/test_looper_strategy_oracles.py",)
 WW_PROBES = ("tests/test_werewolf_field_probes.py",)
+LOOPER_PROBES = ("tests/test_looper_field_probes.py",)
+TRPG_PROBES = ("tests/test_trpg_field_probes.py",)
+# the differential tests, whose naive side now plays re-stated strategies (tests/naive/*_strategies.py)
+LOOPER_DIFF = ("tests/test_looper_diff.py::test_games_match_naive[base-deducer-random-120]",
+               "tests/test_looper_diff.py::test_games_match_naive[base-random-random-120]")
+WW_DIFF = ("tests/test_werewolf_diff.py::test_games_match_naive[default-random-random]",)
 WW_TRUSTING = ("tests/test_werewolf_trusting_oracles.py",)
 WW_CLAIMS = ("tests/test_werewolf_claims_oracles.py",)
 OOB_WW = ("tests/test_oob_werewolf.py",)
@@ -92,6 +98,17 @@ MUTANTS: list[Mutant] = [
            "st.hati_last[me], np.uint64(st.pal_last[me]) | protected, readonly_nb(row_nb(st.knobs, (st.masks[0] >> "
            "np.uint64(me)) & U1)),\n                row_nb(st.mem, me))",
            WW_PROBES, "view.last_protect shows tonight's protection"),
+    Mutant("looper_loop_end_leak", "sim/looper/views.py",
+           "return PlayerView(rules, loop, day, alive, readonly_nb(ann), readonly_nb(moves), readonly_nb(loop_end),",
+           "return PlayerView(rules, loop, day, alive, readonly_nb(ann), readonly_nb(moves), readonly_nb(loop_end + key),",
+           LOOPER_PROBES, "the player's view.loop_end holds the key person"),
+    Mutant("looper_alive_hides_key", "sim/looper/game_nb.py",
+           "nm = p_name(prng, p_view(rules, lp, days, alive, ann,",
+           "nm = p_name(prng, p_view(rules, lp, days, alive & ~(np.uint64(1) << np.uint64(kp)), ann,",
+           LOOPER_PROBES, "the naming player's view.alive leaves out the key person (a leak by omission)"),
+    Mutant("trpg_controlled_shows_damage", "sim/trpg/views.py",
+           "readonly_nb(_col_nb(hid, P_CTRL, bs, B.CTRL))", "readonly_nb(_col_nb(hid, P_CTRL, bs, B.TAKEN))",
+           TRPG_PROBES, "view.controlled holds the damage each character has taken"),
     # --- strategies: Werewolf ----------------------------------------------------------------
     Mutant("trusting_hunt_inverted", "strategies/werewolf/trusting.py",
            "if seers and knob_nb(view, KW_HUNT, 1.0) != 0.0:", "if seers and knob_nb(view, KW_HUNT, 1.0) == 0.0:",
@@ -116,6 +133,16 @@ MUTANTS: list[Mutant] = [
     Mutant("claims_witch_threshold", "strategies/werewolf/claims.py",
            "if s >= knob_nb(view, KV_WITCH_KILL, 1.5):", "if s >= knob_nb(view, KV_WITCH_KILL, 1.5) - 1.0:",
            WW_CLAIMS, "the witch eliminates a point below her threshold"),
+    # --- strategies against their naive twins (the differential tests) ---------------------------
+    Mutant("deducer_forgets_lived_diff", "strategies/looper/player.py", "            cand &= final\n",
+           "            cand = cand\n", LOOPER_DIFF,
+           "deducer_forgets_lived, against the naive deducer of tests/naive/looper_strategies.py"),
+    Mutant("random_writer_draws_at_aim_0", "strategies/looper/scriptwriter.py",
+           "if aim > 0.0 and uniform_nb(rng) < aim:", "if aim >= 0.0 and uniform_nb(rng) < aim:", LOOPER_DIFF,
+           "the random scriptwriter draws for its aim at 0 (documented: no draw), so its choices change"),
+    Mutant("random_paladin_repeats_pair", "strategies/werewolf/basic.py",
+           "if m != last or k < 2:  # the rule forbids", "if True:  # the rule forbids", WW_DIFF,
+           "the random paladin may protect last night's pair again (Q-1)"),
     # --- strategies: Looper ------------------------------------------------------------------
     Mutant("deducer_forgets_lived", "strategies/looper/player.py", "            cand &= final\n",
            "            cand = cand\n", LOOPER, "the deducer forgets: the protagonist lived, so the key person died that day"),
