@@ -114,14 +114,17 @@ app = typer.Typer(
 
 
 def _register() -> None:
+    from sim.analysis.competence_cli import competence_command
     from sim.analysis.values_cli import values_command
-    from sim.core.game import games
+    from sim.core.game import Game, games
     from sim.game_cli import game_app, has_values
 
     for name, game in games().items():  # built-in games, then installed ones (entry points)
         sub = game_app(game)
         if has_values(game):
             sub.command("values")(values_command(game))
+        if type(game).draw_setup is not Game.draw_setup:
+            sub.command("competence")(competence_command(game))
         app.add_typer(sub, name=name, help=game.title)
 
     from sim.sweep.cli import compare_cmd, sweep_cmd
