@@ -11,7 +11,8 @@ each claimer starts at ``s / k`` (one claim alone: trusted; two: one of them lie
 claimer the wolves attacked is confirmed (wolves do not attack their own), and once every
 holder of a role is confirmed its other claimers are liars; a confirmed seer's "wolf" on a
 claimer unmasks it. A trusted medium's reading of a voted-out claimer confirms it
-("village") or unmasks it ("wolf"), and a seer claimer whose report on a voted-out
+("village", unless some wolf-team member reads as village to the medium: the accomplice
+under R-2's "village" variant, issue 40) or unmasks it ("wolf"), and a seer claimer whose report on a voted-out
 participant the medium contradicts loses trust in proportion (knob ``medium``). With one
 holder of a role the claimers' trusts are scaled to sum to at most one.
 
@@ -126,18 +127,21 @@ def table_nb(view):
     """(seers, mediums, wolf team) in the public composition, read once per game into mem."""
     x = view.mem[MEM_TABLE]
     if x == 0:
-        s = m = w = h = 0
+        s = m = w = h = mh = 0
+        acc_village = view.rules.var[V.ACC_VILLAGE] == 1
         for p in range(view.n):
             r = view.rules.seats[p]
             ab = view.rules.table[r, RF.ABILITY]
             s += ab == Ab.DIVINE
             m += ab == Ab.MEDIUM
-            w += view.rules.table[r, RF.TEAM] == 1
-            # a wolf-team member the seer reads as village: fenrir; the accomplice under R-2's
-            # "village" variant
-            h += view.rules.table[r, RF.TEAM] == 1 and (view.rules.table[r, RF.SEER_WOLF] == 0 or (
-                view.rules.table[r, RF.MADMAN] == 1 and view.rules.var[V.ACC_VILLAGE] == 1))
-        x = 1 + s + 64 * m + 4096 * w + 262144 * h
+            team = view.rules.table[r, RF.TEAM] == 1
+            w += team
+            # a wolf-team member the seer (h) / the medium (mh) reads as village: fenrir to the
+            # seer; the accomplice to both under R-2's "village" variant
+            madv = view.rules.table[r, RF.MADMAN] == 1 and acc_village
+            h += team and (view.rules.table[r, RF.SEER_WOLF] == 0 or madv)
+            mh += team and (view.rules.table[r, RF.MEDIUM_WOLF] == 0 or madv)
+        x = 1 + s + 64 * m + 4096 * w + 262144 * h + 16777216 * mh
         view.mem[MEM_TABLE] = x
     x -= 1
     return x % 64, (x // 64) % 64, (x // 4096) % 64
@@ -149,8 +153,16 @@ def seen_nb(view):
     much (fenrir reads as village: with a lone fenrir it clears nobody)."""
     table_nb(view)
     w = (view.mem[MEM_TABLE] - 1) // 4096 % 64
-    h = (view.mem[MEM_TABLE] - 1) // 262144
+    h = (view.mem[MEM_TABLE] - 1) // 262144 % 64
     return 1.0 - h / w if w > 0 else 1.0
+
+
+@nb.njit(forceinline=True)
+def medium_blind_nb(view):
+    """Whether some wolf-team member reads as village to the medium (the accomplice under
+    R-2's "village" variant): then her "village" on a claimer does not make it genuine."""
+    table_nb(view)
+    return (view.mem[MEM_TABLE] - 1) // 16777216 > 0
 
 
 @nb.njit(forceinline=True)
@@ -215,6 +227,8 @@ def trust_nb(view, trust, w_med):
         if tm <= 0.0:
             continue
         wolf, vill = view.said[md, 1], view.said[md, 0]
+        if medium_blind_nb(view):
+            vill = np.uint64(0)  # a "village" here may be the accomplice's: it settles nothing
         j = claimers & ~_bit(md)
         while j:
             c = lowest_nb(j)
