@@ -162,7 +162,9 @@ def _lazy_command(name: str):
         return typer.main.get_command(t)
     if name not in game_names():
         return None
+    from sim.analysis.competence_cli import competence_command
     from sim.analysis.values_cli import values_command
+    from sim.core.game import Game
     from sim.errors import SimInputError
     from sim.game_cli import game_app, has_values
 
@@ -173,6 +175,8 @@ def _lazy_command(name: str):
     sub = game_app(game)
     if has_values(game):
         sub.command("values")(values_command(game))
+    if type(game).draw_setup is not Game.draw_setup:
+        sub.command("competence")(competence_command(game))
     return typer.main.get_group(sub)
 
 

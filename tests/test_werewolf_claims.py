@@ -24,8 +24,10 @@ TABLES = [None, "werewolf*2,seer,medium,paladin,witch,villager*4", "hati,accompl
 def test_slots_follow_the_declared_order():
     v = [k.name for k in c.VILLAGE_KNOBS]
     w = [k.name for k in c.WOLF_KNOBS]
-    assert [v.index(x) for x in ("claim_day", "report", "fake", "medium", "witch_kill", "witch_revive", "agree")] == \
-        [c.KV_CLAIM_DAY, c.KV_REPORT, c.KV_FAKE, c.KV_MEDIUM, c.KV_WITCH_KILL, c.KV_WITCH_REVIVE, c.KV_AGREE]
+    assert [v.index(x) for x in ("claim_day", "report", "fake", "medium", "witch_kill", "witch_revive", "agree",
+                                 "medium_wait", "guard_seer")] == \
+        [c.KV_CLAIM_DAY, c.KV_REPORT, c.KV_FAKE, c.KV_MEDIUM, c.KV_WITCH_KILL, c.KV_WITCH_REVIVE, c.KV_AGREE,
+         c.KV_MEDIUM_WAIT, c.KV_GUARD_SEER]
     assert [w.index(x) for x in ("fake_claim", "fake_medium", "fake_day", "clear", "wolf_claim", "frame", "dodge")] \
         == [c.KW_FAKE, c.KW_FAKE_MEDIUM, c.KW_FAKE_DAY, c.KW_CLEAR, c.KW_WOLF_CLAIM, c.KW_FRAME, c.KW_DODGE]
 

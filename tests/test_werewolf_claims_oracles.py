@@ -4,6 +4,8 @@ documentation, and each knob's effect in its documented direction. Default table
 are fenrir, hati and the accomplice, 3 the seer, 5 the paladin, 6 the witch, 7–11 villagers."""
 from collections import Counter
 
+import numpy as np
+
 from strategies.werewolf import claims as C
 from tests.werewolf_views import VILLAGE_TEAM, bits, draws, mask, view
 
@@ -71,3 +73,33 @@ def test_claims_wolves_do_not_attack_a_guarded_survivor_again():
     dodged = draws(C.wolf_attack_nb, mk(), CANDS)
     assert 7 not in dodged and set(dodged) == set(VILLAGE_TEAM) - {7}
     assert set(draws(C.wolf_attack_nb, mk(knobs={C.KW_DODGE: 0.0}), CANDS, times=30)) == {7}
+
+
+def test_claims_medium_waits_for_a_contested_claim():
+    """Issue 40: the medium (seat 4) read yesterday's voted-out 9 as village. With one seer at
+    the table and one seer claimer nothing is contested, so it keeps quiet; a second seer
+    claimer (one of them lies), or a rival medium claimer while someone claims seer, makes it
+    report 9 (a rival medium alone moves nobody's trust: still quiet); medium_wait=0
+    reports at once (the eager medium of before)."""
+    from sim.werewolf.enums import CLAIM_BASE, CLAIM_MEDIUM
+
+    know = [-1] * 12
+    know[4], know[9] = 0, 0
+    report = CLAIM_MEDIUM * CLAIM_BASE + 9 * 2 + 0
+    mk = lambda **kw: (lambda: view(4, alive=[p for p in range(12) if p != 9], voted=(9,), know=np.array(know),
+                                     **kw))
+    assert set(draws(C.village_speak_nb, mk(seer_claims={3: {}}), times=5)) == {-1}
+    assert set(draws(C.village_speak_nb, mk(seer_claims={3: {}, 8: {}}), times=5)) == {report}
+    assert set(draws(C.village_speak_nb, mk(seer_claims={3: {}}, medium_claims={7: {}}), times=5)) == {report}
+    assert set(draws(C.village_speak_nb, mk(medium_claims={7: {}}), times=5)) == {-1}
+    assert set(draws(C.village_speak_nb, mk(seer_claims={3: {}}, knobs={C.KV_MEDIUM_WAIT: 0.0}), times=5)) == \
+        {report}
+
+
+def test_claims_paladin_guards_the_seer_before_the_medium():
+    """A seer claimer (8) and a medium claimer (4), both alone in their role: both trusted 1.
+    The paladin's first pick is the seer claimer; with guard_seer=0 the lower seat, 4."""
+    mk = lambda **kw: (lambda: view(5, seer_claims={8: {}}, medium_claims={4: {}}, **kw))
+    assert all(8 in bits(m) for m in draws(C.village_protect_nb, mk(), times=100))
+    off = draws(C.village_protect_nb, mk(knobs={C.KV_GUARD_SEER: 0.0}), times=100)
+    assert all(4 in bits(m) for m in off) and not all(8 in bits(m) for m in off)

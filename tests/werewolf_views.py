@@ -7,7 +7,7 @@ import numpy as np
 
 from sim.core.rng import seed_stream_nb
 from sim.core.seeding import run_key
-from sim.werewolf.enums import CLAIM_SEER, CLAIMS, KNOB_SLOTS
+from sim.werewolf.enums import CLAIM_MEDIUM, CLAIM_SEER, CLAIMS, KNOB_SLOTS
 from sim.werewolf.game_nb import MEM
 from sim.werewolf.roles import RolesNB, resolve_setup
 from sim.werewolf.views import View
@@ -37,11 +37,14 @@ def bits(m) -> set[int]:
 
 def view(me: int, *, seer_claims: dict[int, dict[int, int]] | None = None, alive=range(12), day: int = 2,
          knobs: dict[int, float] | None = None, last_mark: int = -1, last_protect=(), know=None,
-         mem: dict[int, int] | None = None):
+         mem: dict[int, int] | None = None, medium_claims: dict[int, dict[int, int]] | None = None,
+         voted=()):
     """``me``'s view on ``day`` of the default table. ``seer_claims[c] = {t: 1 wolf / 0 village}``:
     c claimed seer and announced those readings. A wolf-team ``me`` knows its team (1) and the
     rest (0); anyone else knows only itself, unless ``know`` says more. ``mem``: slots of its
-    own scratch as the strategy left them."""
+    own scratch as the strategy left them. ``medium_claims``: as ``seer_claims`` for the
+    medium's role; ``voted``: participants out by yesterday's vote (the others not alive were
+    attacked)."""
     setup = resolve_setup()
     R = setup.nb
     role = setup.role_ids.index(SEATS[me])
@@ -50,9 +53,10 @@ def view(me: int, *, seer_claims: dict[int, dict[int, int]] | None = None, alive
     claim_res = np.full((n, n), -1, np.int64)
     claimed = np.zeros(len(CLAIMS), np.uint64)
     said = np.zeros((n, 2), np.uint64)
-    for c, reads in (seer_claims or {}).items():
-        claim_role[c] = CLAIM_SEER
-        claimed[CLAIM_SEER] |= np.uint64(1 << c)
+    for kind, c, reads in [*((CLAIM_SEER, c, r) for c, r in (seer_claims or {}).items()),
+                           *((CLAIM_MEDIUM, c, r) for c, r in (medium_claims or {}).items())]:
+        claim_role[c] = kind
+        claimed[kind] |= np.uint64(1 << c)
         for t, r in reads.items():
             claim_res[c, t] = r
             said[c, r] |= np.uint64(1 << t)
@@ -69,7 +73,7 @@ def view(me: int, *, seer_claims: dict[int, dict[int, int]] | None = None, alive
     out_how = np.zeros(n, np.int64)
     for p in range(n):
         if p not in alive:
-            out_how[p] = 2
+            out_how[p] = 1 if p in voted else 2
     scratch = np.zeros(MEM, np.int64)
     for k, v in (mem or {}).items():
         scratch[k] = v

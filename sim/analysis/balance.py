@@ -41,7 +41,7 @@ from sim.sweep.spec import positive_int, seed_of, spec_game
 from sim.core.schema import ANY
 
 STREAMS = (3,)  # every evaluation plays these streams (common random numbers)
-TOP = ("game", "seed", "target", "tolerance", "max_games", "start_games")
+TOP = ("game", "seed", "target", "tolerance", "max_games", "start_games", "adapt")  # adapt: balance_adapt
 PARAM_SCHEMA = {"path": ANY, "low": ANY, "high": ANY, "values": ANY}
 
 
@@ -211,9 +211,11 @@ def _dist(spec: BalanceSpec, r, lo, hi) -> float:
     return 0.0 if lo <= t <= hi else min(abs(lo - t), abs(hi - t))
 
 
-def balance(spec: BalanceSpec, threads: int | None = None) -> BalanceResult:
-    """Search the knobs for settings whose primary rate hits the spec's target (see the module docstring)."""
-    ev = Evaluator(spec, threads)
+def balance(spec: BalanceSpec, threads: int | None = None, evaluator: "Evaluator | None" = None) -> BalanceResult:
+    """Search the knobs for settings whose primary rate hits the spec's target (see the module
+    docstring); ``evaluator`` measures each setting (by default under [base]'s strategies;
+    sim.analysis.balance_adapt's at equilibrium)."""
+    ev = evaluator or Evaluator(spec, threads)
     for p in spec.params:  # both ends of every range must be valid before any game
         for v in ((p.values[0], p.values[-1]) if p.values is not None else (p.low, p.high)):
             ev.check({q.path: (v if q is p else _mid(q)) for q in spec.params})

@@ -51,6 +51,9 @@ def balance_cmd(
     out: Path = typer.Option(Path("balance-out"), "--out", help="Where the search trace (parquet) goes."),
     threads: int = typer.Option(None, "--threads", help="Threads per evaluation."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    adapt: bool = typer.Option(False, "--adapt", help="Balance at equilibrium: each setting's value is its grown "
+                               "equilibrium's (both sides adapt; the spec's [adapt] table), shown beside the "
+                               "fixed-strategy answer and where that one lands at equilibrium."),
 ):
     """Find parameter settings whose win rate hits your target (the spec's target or --target).
 
@@ -65,6 +68,8 @@ def balance_cmd(
 
     sp = load_balance(spec, target=target, tolerance=tolerance, seed=seed)
     orc = {s: str(sp.base[s]) for s in sp.protocol.sides if s in sp.base and is_oracle(str(sp.base[s]))}
+    if adapt:
+        return _adapted(sp, threads, out, as_json)
     od = claim_out(out, "balance")
     with guard(od):
         res = balance(sp, threads)
@@ -92,4 +97,46 @@ def balance_cmd(
         con.print(f"  note: {res.note}")
     if not err:
         con.print(f"search trace: {out / 'trace.parquet'}")
+    finish(err)
+
+
+def _adapted(sp, threads, out, as_json) -> None:
+    """``sim balance --adapt``: the adapted answer beside the fixed-strategy one."""
+    from sim.analysis.balance_adapt import adapted_balance
+    from sim.core.output import manifest
+
+    od = claim_out(out, "balance")
+    with guard(od):
+        res, fixed, at_eq = adapted_balance(sp, threads)
+        import polars as pl
+
+        both = pl.concat([res.trace.with_columns(pl.lit("adapted").alias("search")),
+                          fixed.trace.with_columns(pl.lit("fixed").alias("search"))], how="diagonal_relaxed")
+        err = save_tables(od, {"trace": both}, manifest(sp.game, sp.raw, sp.seed, {
+            "command": "sim balance --adapt", "target": sp.target, "tolerance": sp.tolerance, "result": res.point,
+            "hit": res.hit, "fixed_result": fixed.point, "games_used": res.games_used + fixed.games_used}))
+    d = {"game": sp.game, "target": sp.target, "tolerance": sp.tolerance, "metric": sp.protocol.metric,
+         "adapted": {"settings": res.point, "value": res.rate, "ci_low": res.ci_low, "ci_high": res.ci_high,
+                     "hit": res.hit, "games_used": res.games_used, "note": res.note},
+         "fixed": {"settings": fixed.point, "rate": fixed.rate, "ci_low": fixed.ci_low, "ci_high": fixed.ci_high,
+                   "hit": fixed.hit, "games_used": fixed.games_used},
+         "fixed_at_equilibrium": {**at_eq, "off_target_points": 100 * at_eq["off_target"]}}
+    if as_json:
+        emit_json(d)
+        return finish(err)
+    con = out_console()
+    con.print(f"[bold]{sp.game}[/bold] balance for {sp.protocol.metric} = {sp.target:g} (±{sp.tolerance:g}), "
+              f"fixed strategies beside adapted play (the grown equilibrium of each setting)")
+    t = ", ".join
+    con.print(f"  fixed strategies pick {t(f'{k} = {v!r}' for k, v in fixed.point.items())}: {fixed.rate:.4f} "
+              f"(95% CI {fixed.ci_low:.4f} – {fixed.ci_high:.4f}); at equilibrium it gives {at_eq['value']:.4f} "
+              f"({at_eq['ci_low']:.4f} – {at_eq['ci_high']:.4f}), {100 * at_eq['off_target']:+.1f} points off the target",
+              soft_wrap=True, highlight=False)
+    verdict = "hits the target" if res.hit else "does not hit the target"
+    con.print(f"  adapted play picks [bold]{t(f'{k} = {v!r}' for k, v in res.point.items())}[/bold]: equilibrium value "
+              f"{res.rate:.4f} (95% CI {res.ci_low:.4f} – {res.ci_high:.4f}); {verdict}", soft_wrap=True)
+    if res.note:
+        con.print(f"  note: {res.note}")
+    if not err:
+        con.print(f"search traces: {out / 'trace.parquet'} (column search: adapted | fixed)")
     finish(err)

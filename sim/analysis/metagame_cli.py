@@ -1,6 +1,7 @@
 """``sim ladder GAME`` and ``sim equilibrium GAME`` (see :mod:`sim.analysis.metagame`)."""
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -323,9 +324,19 @@ def equilibrium_cmd(
     threads: Optional[int] = _COMMON["threads"], as_json: bool = _COMMON["as_json"],
     out: Optional[Path] = _COMMON["out"], dask: Optional[str] = _COMMON["dask"],
     epsilon: float = typer.Option(0.01, "--epsilon", help="Exploitability below which the mixture is an equilibrium."),
+    grow: bool = typer.Option(False, "--grow", help="Grow the population (double oracle): each round, a best response "
+                              "of each side to the other's mixture (its families' knobs searched, re-measured on "
+                              "fresh games) joins when it gains more than ε; stops when neither side gains more "
+                              "than ε or after --rounds."),
+    rounds: int = typer.Option(8, "--rounds", help="With --grow: at most this many rounds (the budget)."),
+    budget: int = typer.Option(30, "--budget", help="With --grow: evaluations of each family's knob search per "
+                               "best response."),
+    family: List[str] = typer.Option([], "--family", help="With --grow: SIDE=NAME,… more families a side's best "
+                                     "response is searched in (default: the families of its tiers)."),
 ):
     """The meta-game equilibrium between the sides' tiers: mixtures solved as a zero-sum game
-    (linear programming) on one measurement, value and exploitability on fresh games."""
+    (linear programming) on one measurement, value and exploitability on fresh games. With
+    --grow, the population grows by best responses until no side gains more than ε."""
     from rich.console import Console
 
     from sim.analysis.metagame import equilibrium
@@ -338,6 +349,11 @@ def equilibrium_cmd(
 
     game, tree, rows, cols, sides, extra = _prepare(game_name, tiers, config, sets, games, threads, ctx.args)
     settings = settings_text({}, extra, config, sets, seed)
+    if grow:
+        return _grow(game, tree, rows, cols, sides, extra, settings, games=games, seed=seed, epsilon=epsilon,
+                     rounds=rounds, budget=budget, family=family, threads=threads, as_json=as_json, out=out)
+    if family or rounds != 8 or budget != 30:
+        raise SimInputError("--rounds, --budget and --family go with --grow")
     od = claim_out(out)
     with guard(od):
         p, tick = _progress(2 * len(rows) * len(cols), "equilibrium cells")
@@ -372,6 +388,68 @@ def equilibrium_cmd(
         con.print(f"  note: {n}")
     if out is not None and not err:
         con.print(f"matrix and manifest written to [bold]{out}[/bold]")
+    finish(err)
+
+
+def _grow(game, tree, rows, cols, sides, extra, settings, *, games, seed, epsilon, rounds, budget, family, threads,
+          as_json, out):
+    """``sim equilibrium GAME --grow`` (sim.analysis.grow)."""
+    import sys
+
+    from sim.analysis.grow import grow
+    from sim.core.output import manifest
+    from sim.errors import SimInputError
+
+    fams: dict = {}
+    for f in family:
+        side, eq, names = f.partition("=")
+        if not eq or side.strip() not in sides or not names.strip():
+            raise SimInputError(f"--family {f!r}: expected SIDE=NAME,… with SIDE {sides[0]} or {sides[1]}")
+        fams.setdefault(side.strip(), []).extend(n.strip() for n in names.split(",") if n.strip())
+
+    def log(h):
+        if not as_json:
+            added = ", ".join(f"{s} adds {t}" for s, t in h["added"].items()) or "nothing added"
+            print(f"round {h['round']}: population {h['population'][0]} × {h['population'][1]}, fitted value "
+                  f"{h['fitted_value']:.4f}; " + "; ".join(f"{s} best response {r['best_response']} gains "
+                                                          f"{r['gain_points']:+.1f} points"
+                                                          for s, r in h["responses"].items()) + f"; {added}",
+                  file=sys.stderr)
+
+    od = claim_out(out)
+    with guard(od):
+        g = grow(game, tree, rows, cols, games=games, seed=seed, epsilon=epsilon, rounds=rounds, budget=budget,
+                 families=fams, threads=threads, log=log)
+        d = {"game": game.name, "metric": game.metric, "settings": settings, "games_per_cell": games, **g.to_json()}
+        import polars as pl
+
+        err = save_tables(od, {"rounds": pl.DataFrame([{"round": h["round"], "fitted_value": h["fitted_value"],
+                                                         "added": json.dumps(h["added"])} for h in g.rounds])},
+                          manifest(game.name, tree, seed, {"command": "sim equilibrium --grow", **extra,
+                                                           **{k: v for k, v in d.items() if k != "rounds"}}))
+    if as_json:
+        emit_json(d)
+        return finish(err)
+    con = out_console()
+    a, b = g.sides
+    con.print(f"settings: {settings}", soft_wrap=True, highlight=False, markup=False)
+    con.print(f"[bold]{game.name}[/bold] grown equilibrium of {game.metric} ({a} maximises, {b} minimises): "
+              f"{len(g.rounds)} rounds, population {len(g.rows)} × {len(g.cols)}, {g.games:,} games in all")
+    con.print(f"  value {g.value:.4f} (95% CI {g.ci_low:.4f} – {g.ci_high:.4f}) on fresh games")
+    for side in (a, b):
+        con.print(f"  {side}: " + ", ".join(f"{k} {w:.2f}" for k, w in g.mixture[side].items()), soft_wrap=True,
+                  highlight=False)
+    con.print("  certificate: each side's best response to the final mixture, on fresh games:")
+    for side, r in g.certificate.items():
+        con.print(f"    {side}: {r.tier.label} gains {100 * r.gain:+.1f} points (95% CI {100 * r.ci_low:+.1f} … "
+                  f"{100 * r.ci_high:+.1f})", soft_wrap=True, highlight=False)
+    ok = all(r.gain <= epsilon for r in g.certificate.values())
+    sure = all(r.ci_high <= epsilon for r in g.certificate.values())
+    con.print(f"  {'within' if ok else '[yellow]not within[/yellow]'} ε = {100 * epsilon:g} points of an equilibrium "
+              f"of the families searched" + ("" if not ok else " (every upper bound too)" if sure else
+                                             " (point estimates; an upper bound exceeds ε)"))
+    for n in g.notes:
+        con.print(f"  note: {n}")
     finish(err)
 
 

@@ -63,8 +63,8 @@ def verdict_text(verdict: str, needed: int | None) -> str:
             "inconclusive: the estimate is below −1 point; more games would likely say not competent")
 
 
-def paired_delta(s0: np.ndarray, s1: np.ndarray, n: np.ndarray) -> tuple[float, float, float]:
-    """(rate1 − rate0, its 95% interval) from per-block successes on the same games."""
+def paired_delta(s0: np.ndarray, s1: np.ndarray, n: np.ndarray, level: float = 0.95) -> tuple[float, float, float]:
+    """(rate1 − rate0, its ``level`` interval, 95% by default) from per-block successes on the same games."""
     from scipy.stats import t
 
     d = (s1 - s0).sum() / n.sum()
@@ -73,13 +73,14 @@ def paired_delta(s0: np.ndarray, s1: np.ndarray, n: np.ndarray) -> tuple[float, 
         return float(d), float("nan"), float("nan")
     e = (s1 - s0) - d * n
     var = float((e ** 2).sum() / n.sum() ** 2 * B / (B - 1))
-    h = float(t.ppf(0.975, B - 1)) * math.sqrt(var)
+    h = float(t.ppf(0.5 + level / 2, B - 1)) * math.sqrt(var)
     return float(d), float(d - h), float(d + h)
 
 
 def restricted_play(game, setup: Any, strategies: Mapping[str, Any], games: int, seed: int, *,
-                    only: list[str] | None = None, threads: int | None = None) -> pl.DataFrame:
-    """One row for the full game, then one per optional ability withheld."""
+                    only: list[str] | None = None, threads: int | None = None, level: float = 0.95) -> pl.DataFrame:
+    """One row for the full game, then one per optional ability withheld (the changes' intervals
+    at ``level``: simultaneous ones over many rows ask for more than 95%)."""
     abilities = game.abilities(setup, strategies)
     if not abilities:
         raise SimInputError(f"{game.name}: this setup has no optional ability to withhold")
@@ -104,7 +105,7 @@ def restricted_play(game, setup: Any, strategies: Mapping[str, Any], games: int,
     for a in abilities:
         st, strat = game.restrict(setup, strategies, a.name)
         game.run(st, strat, games, seed, threads=threads, tables=False, **rec.kw(a.name))
-        d, dlo, dhi = rec.delta("(none)", a.name)
+        d, dlo, dhi = rec.delta("(none)", a.name, level)
         s1, _ = rec.totals(a.name)
         lo, hi = wilson(s1, n0)
         # the primary rate is the first side's: an ability of another side serves it when the rate rises
@@ -145,7 +146,7 @@ class PairedBlocks:
         got = self.runs[name].values()
         return int(sum(v[0] for v in got)), int(sum(v[1] for v in got))
 
-    def delta(self, base: str, other: str) -> tuple[float, float, float]:
+    def delta(self, base: str, other: str, level: float = 0.95) -> tuple[float, float, float]:
         a, b = self.runs[base], self.runs[other]
         starts = sorted(a)
         if starts != sorted(b):
@@ -153,4 +154,4 @@ class PairedBlocks:
         s0 = np.array([a[k][0] for k in starts], float)
         s1 = np.array([b[k][0] for k in starts], float)
         n = np.array([a[k][1] for k in starts], float)
-        return paired_delta(s0, s1, n)
+        return paired_delta(s0, s1, n, level)

@@ -102,6 +102,24 @@ class _Points:
         return self.game.primary(res.totals)
 
 
+def knob_study(knobs, maximise: bool, seed: int, budget: int):
+    """An optuna study (TPE, seeded) over ``knobs`` that starts from the defaults and each
+    knob alone at its extremes (one factor at a time): the baseline is always a candidate,
+    and the "never use it" / "always" ends are tried for sure."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    sampler = optuna.samplers.TPESampler(seed=seed % 2**32, n_startup_trials=max(1, min(10, budget // 3)))
+    study = optuna.create_study(direction="maximize" if maximise else "minimize", sampler=sampler)
+    base = {k.name: k.default for k in knobs}
+    study.enqueue_trial(base)
+    for k in knobs:
+        for v in k.extremes():
+            if v != k.default:
+                study.enqueue_trial({**base, k.name: v}, skip_if_exists=True)
+    return study
+
+
 def tune(game: Game, tree: dict, side: str, family: str, against: Mapping[str, Spec], *, budget: int = 60,
          games: int = 5_000, final_games: int | None = None, seed: int = 0, threads: int | None = None,
          progress=None) -> TuneResult:
@@ -122,18 +140,8 @@ def tune(game: Game, tree: dict, side: str, family: str, against: Mapping[str, S
     final_games = final_games or TOP_FACTOR * games
     maximise = side == sides[0]  # the primary rate is the first side's
     pts = _Points(game, tree, side, family, against, seed, threads)
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    sampler = optuna.samplers.TPESampler(seed=seed % 2**32, n_startup_trials=max(1, min(10, budget // 3)))
-    study = optuna.create_study(direction="maximize" if maximise else "minimize", sampler=sampler)
+    study = knob_study(knobs, maximise, seed, budget)
     rows = []
-    # Start from the default and each knob alone at its extremes (one factor at a time): the
-    # baseline is always a candidate, and "never use it" / "always" ends are tried for sure.
-    base = {k.name: k.default for k in knobs}
-    study.enqueue_trial(base)
-    for k in knobs:
-        for v in k.extremes():
-            if v != k.default:
-                study.enqueue_trial({**base, k.name: v}, skip_if_exists=True)
     for t in range(budget):
         trial = study.ask()
         point = tuple((k.name, k.suggest(trial)) for k in knobs)

@@ -182,6 +182,12 @@ class Game:
         """(setup, strategies) of the game played without ``ability``."""
         raise SimInputError(f"{self.name}: no optional ability {ability!r}")
 
+    def draw_setup(self, rng) -> tuple[str, dict]:
+        """One setup drawn at random (``rng``: a numpy Generator) for ``sim GAME competence``:
+        (a short description, the configuration tree as :meth:`build` returns it). A game
+        draws from its own data: compositions, builds, rosters, rule variants."""
+        raise SimInputError(f"{self.name}: no setups to draw (the game does not define draw_setup)")
+
     # -- values by substitution (sim GAME values) --------------------------------------------
     def changes(self, setup: Any, strategies: Mapping[str, Any]) -> list:
         """The counterfactuals of ``sim GAME values`` (:class:`sim.analysis.values.Change`):

@@ -103,6 +103,12 @@ class Looper(Game):
     def compile(self, tree):
         return compile_setup(tree)
 
+    def draw_setup(self, rng):
+        from sim.looper.draw import draw_roster
+
+        words, opts = draw_roster(rng)
+        return words, self.build(**opts)
+
     def vs_each(self, setup, strategies):
         """``scriptwriter.against = "each"`` (the ladder's ``adversarial@against=each``): the
         search scores against the player this cell plays."""

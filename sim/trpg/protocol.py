@@ -148,6 +148,11 @@ class Trpg(Game):
                 load_plugin(v, k)  # an unknown plug-in fails here, before any work
         return sc
 
+    def draw_setup(self, rng):
+        from sim.trpg.draw import draw_skirmish
+
+        return draw_skirmish(rng)
+
     def run(self, setup, strategies, games, seed=0, **kw):
         from sim.trpg.game import run
 

@@ -57,6 +57,12 @@ class Werewolf(Game):
     def compile(self, tree):
         return compile_setup(tree)
 
+    def draw_setup(self, rng):
+        from sim.werewolf.draw import draw_table
+
+        roles, sets = draw_table(rng)
+        return f"{roles}; " + ", ".join(s.split(".", 1)[1] for s in sets), self.build(sets=sets, roles=roles)
+
     def run(self, setup, strategies, games, seed=0, **kw):
         from sim.werewolf.game import run
 

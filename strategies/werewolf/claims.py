@@ -11,25 +11,37 @@ each claimer starts at ``s / k`` (one claim alone: trusted; two: one of them lie
 claimer the wolves attacked is confirmed (wolves do not attack their own), and once every
 holder of a role is confirmed its other claimers are liars; a confirmed seer's "wolf" on a
 claimer unmasks it. A trusted medium's reading of a voted-out claimer confirms it
-("village") or unmasks it ("wolf"), and a seer claimer whose report on a voted-out
+("village", unless some wolf-team member reads as village to the medium: the accomplice
+under R-2's "village" variant, issue 40) or unmasks it ("wolf"), and a seer claimer whose report on a voted-out
 participant the medium contradicts loses trust in proportion (knob ``medium``). With one
 holder of a role the claimers' trusts are scaled to sum to at most one.
 
 **Suspicion** (that a participant is on the wolf team): a claimer's is ``fake × (1 −
-trust)``; anyone else's moves by ``report × trust`` for each seer claimer's "wolf" (up)
-or "village" (down) on it — reports on a rival claimer do not count, the trust model
-settles those; the participant's own knowledge (the seer's readings, a wolf's team)
-overrides everything.
+trust)`` (a confirmed one, trust 1, is cleared outright); anyone else's moves by ``report
+× trust`` for each seer claimer's "wolf" (up) or "village" (down) on it — a "village"
+only by the share of the wolf team the seer can see (fenrir reads as village: a lone
+fenrir is cleared by nobody's reading); reports on a rival claimer do not count, the trust
+model settles those; the participant's own knowledge (the seer's readings, as far as they
+go, a wolf's team) overrides everything.
 
 Village: votes the most suspected (ties at random), so two claimers are resolved by a
 vote among them when nothing else separates them and no claimer is cleared by the claim
 alone; the seer and the medium claim from ``claim_day`` and report their newest result
-(the seer divines counter-claimers first); the paladin protects the most trusted living
-claimer with a second participant new each night (the pair rule); the witch eliminates
+(the seer divines counter-claimers first). The medium waits (``medium_wait``) until a
+claim is contested — more seer claimers than seers, or a rival medium claimer: its reading
+of the voted-out only moves claimers' trust, so an uncontested claim settles nothing and
+only gives the wolves a second trusted target beside the seer (issue 40: on
+``werewolf,hati,seer,medium,paladin,witch,villager*4`` the eager medium cost the village
+5.9 points). The paladin protects the most trusted living claimer, a seer claimer before
+an equally trusted medium claimer (``guard_seer``), with a second participant new each
+night (the pair rule) — with no claimer to guard and the table voting the lowest seats
+first (``agree``), the highest seats, whom the vote reaches last; the witch eliminates
 the most suspected when its suspicion reaches ``witch_kill`` and revives the most trusted
 fallen claimer when its trust reaches ``witch_revive``, otherwise passes.
 
-Wolves: the accomplice counter-claims (chance ``fake_claim`` per game, from ``fake_day``),
+Wolves: the accomplice counter-claims (chance ``fake_claim`` per game, from ``fake_day``;
+never a role the public composition lacks, and never at a table without a paladin, where
+the wolves' attack kills and so confirms the true claimer and exposes the liar: issue 40),
 as the medium with chance ``fake_medium``, else as the seer: a fake seer frames the most
 trusted village-team claimer, else a village-team participant no claimer has cleared (or,
 with chance ``clear``, clears a wolf: the true seer reads fenrir as village too, so a
@@ -48,12 +60,12 @@ compiles in 35 – 39 s instead of 118 – 138 s.
 import numba as nb
 import numpy as np
 
-from sim.core.bits import lowest_nb, popcount_nb
+from sim.core.bits import highest_nb, lowest_nb, popcount_nb
 from sim.core.knobs import Knob
 from sim.core.nrt import scratch_nb
 from sim.core.rng import choose_bit_nb
 from sim.werewolf.enums import (CLAIM_BASE, CLAIM_MEDIUM, CLAIM_SEER, WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS,
-                                WITCH_REVIVE, Ab, How, RF)
+                                WITCH_REVIVE, Ab, How, RF, V)
 from strategies.werewolf.basic import (chance_nb, knob_nb, known_nb as _known_nb, others_alive_nb, random_mark_nb,
                                       random_protect_nb, random_subset_nb)
 
@@ -64,7 +76,8 @@ MEM_ATTACKED = 2      # the attacker's last target + 1
 MEM_TABLE = 3         # the public composition's counts, packed (0: not yet read this game)
 MEM_TEAM = 4          # a wolf-team member's team mask, packed (mask << 1 | 1; 0: not yet read this game)
 
-KV_CLAIM_DAY, KV_REPORT, KV_FAKE, KV_MEDIUM, KV_WITCH_KILL, KV_WITCH_REVIVE, KV_AGREE = range(7)
+KV_CLAIM_DAY, KV_REPORT, KV_FAKE, KV_MEDIUM, KV_WITCH_KILL, KV_WITCH_REVIVE, KV_AGREE, KV_MEDIUM_WAIT, \
+    KV_GUARD_SEER = range(9)
 KW_FAKE, KW_FAKE_MEDIUM, KW_FAKE_DAY, KW_CLEAR, KW_WOLF_CLAIM, KW_FRAME, KW_DODGE = range(7)
 
 VILLAGE_KNOBS = (
@@ -75,6 +88,11 @@ VILLAGE_KNOBS = (
     Knob("witch_kill", "float", 0.0, 5.0, 1.5, doc="the witch eliminates the most suspected at this suspicion"),
     Knob("witch_revive", "float", 0.0, 1.0, 1.0, doc="the witch revives a fallen claimer trusted this much"),
     Knob("agree", "bool", default=True, doc="ties in suspicion go to the lowest seat (the table votes as one)"),
+    # issue 40: an uncontested medium claim settles nothing and splits the paladin's guard
+    Knob("medium_wait", "bool", default=True, doc="the medium claims only once a claim is contested (more seer "
+         "claimers than seers, or another medium claimer)"),
+    Knob("guard_seer", "bool", default=True, doc="the paladin guards a seer claimer before an equally trusted "
+         "medium claimer"),
 )
 WOLF_KNOBS = (
     Knob("fake_claim", "float", 0.0, 1.0, 1.0, doc="chance (per game) the accomplice counter-claims"),
@@ -109,17 +127,42 @@ def table_nb(view):
     """(seers, mediums, wolf team) in the public composition, read once per game into mem."""
     x = view.mem[MEM_TABLE]
     if x == 0:
-        s = m = w = 0
+        s = m = w = h = mh = 0
+        acc_village = view.rules.var[V.ACC_VILLAGE] == 1
         for p in range(view.n):
             r = view.rules.seats[p]
             ab = view.rules.table[r, RF.ABILITY]
             s += ab == Ab.DIVINE
             m += ab == Ab.MEDIUM
-            w += view.rules.table[r, RF.TEAM] == 1
-        x = 1 + s + 64 * m + 4096 * w
+            team = view.rules.table[r, RF.TEAM] == 1
+            w += team
+            # a wolf-team member the seer (h) / the medium (mh) reads as village: fenrir to the
+            # seer; the accomplice to both under R-2's "village" variant
+            madv = view.rules.table[r, RF.MADMAN] == 1 and acc_village
+            h += team and (view.rules.table[r, RF.SEER_WOLF] == 0 or madv)
+            mh += team and (view.rules.table[r, RF.MEDIUM_WOLF] == 0 or madv)
+        x = 1 + s + 64 * m + 4096 * w + 262144 * h + 16777216 * mh
         view.mem[MEM_TABLE] = x
     x -= 1
-    return x % 64, (x // 64) % 64, x // 4096
+    return x % 64, (x // 64) % 64, (x // 4096) % 64
+
+
+@nb.njit(forceinline=True)
+def seen_nb(view):
+    """The share of the wolf team the seer can see: a "village" reading clears only that
+    much (fenrir reads as village: with a lone fenrir it clears nobody)."""
+    table_nb(view)
+    w = (view.mem[MEM_TABLE] - 1) // 4096 % 64
+    h = (view.mem[MEM_TABLE] - 1) // 262144 % 64
+    return 1.0 - h / w if w > 0 else 1.0
+
+
+@nb.njit(forceinline=True)
+def medium_blind_nb(view):
+    """Whether some wolf-team member reads as village to the medium (the accomplice under
+    R-2's "village" variant): then her "village" on a claimer does not make it genuine."""
+    table_nb(view)
+    return (view.mem[MEM_TABLE] - 1) // 16777216 > 0
 
 
 @nb.njit(forceinline=True)
@@ -184,6 +227,8 @@ def trust_nb(view, trust, w_med):
         if tm <= 0.0:
             continue
         wolf, vill = view.said[md, 1], view.said[md, 0]
+        if medium_blind_nb(view):
+            vill = np.uint64(0)  # a "village" here may be the accomplice's: it settles nothing
         j = claimers & ~_bit(md)
         while j:
             c = lowest_nb(j)
@@ -222,9 +267,15 @@ def suspicion_of_nb(view, trust, claimers, t, own, w_rep, w_fake, prior):
         if k == 1:
             return SURE
         if k == 0:
-            return -SURE
+            seen = seen_nb(view)
+            if t == view.me or seen >= 1.0 or _ability_nb(view) != Ab.DIVINE:
+                return -SURE
+            if not _has(claimers, t):  # her own "village" clears only the wolves she can see
+                return prior - w_rep * seen
     if _has(claimers, t):
-        return w_fake * (1.0 - trust[t])
+        # a confirmed claimer is cleared as surely as what one knows (else, when the seer has
+        # cleared everyone else, the table votes its own seer out; issue 40)
+        return -SURE if trust[t] >= 1.0 else w_fake * (1.0 - trust[t])
     x = prior
     j = view.claimed[CLAIM_SEER]
     while j:
@@ -234,7 +285,7 @@ def suspicion_of_nb(view, trust, claimers, t, own, w_rep, w_fake, prior):
             if _has(view.said[c, 1], t):
                 x += w_rep * trust[c]
             elif _has(view.said[c, 0], t):
-                x -= w_rep * trust[c]
+                x -= w_rep * trust[c] * seen_nb(view)
     return x
 
 
@@ -337,6 +388,17 @@ def village_divine_nb(rng, view):
 
 
 @nb.njit(forceinline=True)
+def _contested_nb(view):
+    """The seer's role is claimed by more participants than hold it, or a rival medium
+    claimer speaks while someone claims seer: only then does a medium's reading of the
+    voted-out settle anything in this model (it moves seer claimers' trust)."""
+    s_seer, s_med, _ = table_nb(view)
+    seers = popcount_nb(view.claimed[CLAIM_SEER])
+    others = view.claimed[CLAIM_MEDIUM] & ~_bit(view.me)
+    return seers > s_seer or (seers > 0 and popcount_nb(others) >= s_med)
+
+
+@nb.njit(forceinline=True)
 def village_speak_nb(rng, view):
     """The seer reports her newest reading, the medium a result not yet announced."""
     if view.day < knob_nb(view, KV_CLAIM_DAY, 1.0):
@@ -349,6 +411,9 @@ def village_speak_nb(rng, view):
         return CLAIM_SEER * CLAIM_BASE + t * 2 + view.know[t]
     if ab == Ab.MEDIUM:
         me = view.me
+        if knob_nb(view, KV_MEDIUM_WAIT, 1.0) != 0.0 and not _has(view.claimed[CLAIM_MEDIUM], me) \
+                and not _contested_nb(view):
+            return -1
         for t in range(view.n):
             if t != me and view.know[t] >= 0 and view.out_how[t] == How.VOTED and view.claim_res[me, t] < 0:
                 return CLAIM_MEDIUM * CLAIM_BASE + t * 2 + view.know[t]
@@ -365,12 +430,23 @@ def village_protect_nb(rng, view):
     trust = scratch_nb(view.n)
     claimers = _village_trust_nb(view, trust)
     first = _most_trusted_nb(avail, claimers, trust)
+    if first >= 0 and knob_nb(view, KV_GUARD_SEER, 1.0) != 0.0:  # the seer's readings are worth more
+        seer = _most_trusted_nb(avail & view.claimed[CLAIM_SEER], claimers, trust)
+        if seer >= 0 and trust[seer] >= trust[first]:
+            first = seer
     last = view.last_protect
     m = _bit(first) if first >= 0 else np.uint64(0)
     rest = avail & ~m
     fresh = rest & ~last  # a second participant not protected last night keeps the set new
     need = k - popcount_nb(m)
-    if popcount_nb(fresh) >= need:
+    if first < 0 and knob_nb(view, KV_AGREE, 1.0) != 0.0 and popcount_nb(fresh) >= need:
+        # nobody to guard: the table votes the lowest seats first (agree), so an attack there
+        # only takes a vote it would spend anyway; guard the highest seats (issue 40)
+        for _ in range(need):
+            h = highest_nb(fresh)
+            m |= _bit(h)
+            fresh &= ~_bit(h)
+    elif popcount_nb(fresh) >= need:
         m |= random_subset_nb(rng, fresh, need)
     else:
         m |= fresh | random_subset_nb(rng, rest & ~fresh, need - popcount_nb(fresh))
@@ -522,6 +598,18 @@ def wolf_speak_nb(rng, view):
             view.mem[MEM_FAKE] = 3
         else:
             view.mem[MEM_FAKE] = 1
+        # a role the public composition lacks is a claim everyone knows is a lie (issue 40):
+        # the other role, else silence
+        s_seer, s_med, _ = table_nb(view)
+        guarded = False  # without a paladin the wolves' attack kills the true claimer, whom it
+        for p in range(view.n):  # confirms: the liar is exposed for nothing (issue 40)
+            guarded |= view.rules.table[view.rules.seats[p], RF.ABILITY] == Ab.PROTECT
+        if not guarded:
+            view.mem[MEM_FAKE] = 2
+        elif view.mem[MEM_FAKE] == 1 and s_seer == 0:
+            view.mem[MEM_FAKE] = 3 if madman and s_med > 0 else 2
+        elif view.mem[MEM_FAKE] == 3 and s_med == 0:
+            view.mem[MEM_FAKE] = 1 if s_seer > 0 else 2
     team = _team_nb(view)
     if view.mem[MEM_FAKE] == 1:
         return _fake_seer_nb(rng, view, team)

@@ -34,6 +34,12 @@ class Race(Game):
     def compile(self, tree):
         return compile_setup(tree)
 
+    def draw_setup(self, rng):
+        """A race of random length and head start (``sim race competence``)."""
+        target, head = int(rng.integers(8, 31)), int(rng.integers(0, 5))
+        return f"target {target}, head start {head}", self.build(sets=[f"rules.target={target}",
+                                                                       f"rules.head_start={head}"])
+
     def run(self, setup, strategies, games, seed=0, **kw):
         from sim_race.game import run
 
