@@ -174,7 +174,7 @@ def heatmap(cells: pl.DataFrame, a: str, b: str, metric: str, path: Path, target
     """The primary rate for each pair of values of two axes (the mean of the cells' rates
     over the other axes); pairs the design never played are hatched "n/a"; the caption."""
     c = as_label(as_label(cells, a), b)
-    g = c.group_by(a, b).agg((pl.col("successes") / pl.col("games")).mean().alias("rate"))
+    g = c.group_by(a, b).agg((pl.col("successes") / pl.col("games")).mean().alias("rate"), pl.len().alias("n"))
     xs, ys = sorted(g[a].unique().to_list()), sorted(g[b].unique().to_list())
     grid = np.full((len(ys), len(xs)), np.nan)
     for r in g.iter_rows(named=True):
@@ -182,7 +182,10 @@ def heatmap(cells: pl.DataFrame, a: str, b: str, metric: str, path: Path, target
     _heat(grid, [str(x) for x in xs], [str(y) for y in ys], readable(a), readable(b), metric,
           f"{metric} by {readable(a)} and {readable(b)}", path, target=target)
     missing = int(np.isnan(grid).sum())
-    return (f"{metric} for each pair of {readable(a)} and {readable(b)} (mean over the other axes)"
+    pooled = int(g["n"].max()) if g.height else 1  # cells behind one square: they differ in the other axes
+    return (f"{metric} for each pair of {readable(a)} and {readable(b)}"
+            + (f" (each square the mean of up to {pooled} cells' rates over the other swept axes)" if pooled > 1 else
+               " (one cell each)")
             + (f"; {missing} pair(s) the design never played are hatched n/a" if missing else ""))
 
 
