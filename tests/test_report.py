@@ -172,6 +172,7 @@ def test_values_report(tmp_path):
     page = check_page(tmp_path / "rep", {"values"})
     assert [f["file"].rsplit("/", 1)[-1] for f in d["figures"]] == ["values.png"]
     assert "one bar per tier" in page["html"] and "Settings: " in page["html"]
+    assert "fenrir replaced by a plain werewolf" in page["html"]  # the caption's examples are the table's own
 
 
 def test_tune_report(tmp_path):

@@ -481,13 +481,16 @@ def values_bars(values: pl.DataFrame, path: Path) -> str:
     ax.invert_yaxis()
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("value to the holder's side, points (paired 95% CI)")
-    ax.set_title("values by substitution: each role against its team's plain one, each ability off", fontsize=10)
+    ax.set_title("values by substitution: the table as given against each change, one at a time", fontsize=10)
     if len(tiers) > 1:
         ax.legend(fontsize=7)
     ax.grid(axis="x", alpha=0.3)
     save(fig, path)
-    return ("each role's and ability's value to its holder's side in points (with it − without it: a role against "
-            "its team's plain role, an ability at its neutral value), every row on the same games, paired 95% CI"
+    # the game's own words for what a change is (a role replaced, an ability off, gear taken away)
+    kinds = "; ".join(dict.fromkeys(str(w) for w in d["said"].to_list()[:3])) if "said" in d.columns else ""
+    return ("each change's value to its holder's side in points (the table as given − the table with the change, "
+            "e.g. " + (kinds or "a role replaced by its team's plain one, an ability at its neutral value") + "), "
+            "every row on the same games, paired 95% CI"
             + (f"; one bar per tier ({'; '.join(tiers)})" if len(tiers) > 1 else ""))
 
 
