@@ -185,6 +185,7 @@ def test_looper_text_shows_the_board_and_stress_lines_only_when_verbose():
     v = runner.invoke(app, ["looper", "trace", "--seed", "2", "--player", "deducer", "--verbose"])
     assert r.exit_code == 0 and v.exit_code == 0, r.output + v.output
     assert "board" in r.output and "player decides:" in r.output
+    assert "why: " in r.output and ("key-person candidates" in r.output or "key person: " in r.output)
     assert "  stress " not in r.output and "  stress " in v.output
     assert len(v.output.splitlines()) > len(r.output.splitlines())
 
@@ -216,3 +217,27 @@ def test_trpg_target_and_reaction_reasons():
                 seen.add("auto")
         assert GAME.trace(setup, strategies, 1, k, events=False).result == tr.result
     assert {"nearest", "auto"} <= seen
+
+
+@pytest.mark.parametrize("player", ["bayes", "planner"])
+def test_looper_reasoning_players_explain_without_changing_a_game(player):
+    """bayes / planner explain after deciding, on their own day buffer: the traced games are
+    the batch's (result for result), and each decision lists its key-person candidates
+    (shares of its worlds, at most three, summing to at most 1) and the risks it saw."""
+    from sim.looper import GAME
+
+    setup = GAME.setup()
+    strategies = GAME.strategies({"player": player, "scriptwriter": "random"})
+    decided = 0
+    for k in range(3 if NOJIT else 6):
+        tr = GAME.trace(setup, strategies, 4, k)
+        assert GAME.trace(setup, strategies, 4, k, events=False).result == tr.result
+        for e in tr.events:
+            if e["event"] == "decide":
+                cands = [r["score"] for r in e["reason"] if r["why"] == "candidate"]
+                assert 1 <= len(cands) <= 3 and sum(cands) <= 1 + 1e-9 and cands == sorted(cands, reverse=True)
+                assert all(0 < r["score"] <= 1 for r in e["reason"] if r["why"] == "at_risk")
+                if player == "planner":
+                    assert sum(r["why"] == "rollout" and r["chosen"] for r in e["reason"]) == 1
+                decided += 1
+    assert decided > 0

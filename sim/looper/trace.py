@@ -186,7 +186,46 @@ def decode(rows: np.ndarray, roster, *, text: bool = True) -> list[dict]:
         if text:
             ev["text"] = t
         out.append(ev)
+    for ev in out:  # the why: line, items of a kind said together (JSON keeps every item)
+        if ev.get("reason") and text:
+            ev["reason_text"] = reason_line(ev["reason"])
     return out
+
+
+def reason_line(items: list[dict]) -> str:
+    """A player's reason in one line: the risks it saw, its key-person candidates (their
+    count when there are more than three), what each move saves, the expected loss from
+    before the moves to after each, and the planner's rollouts."""
+    by: dict[str, list[dict]] = {}
+    for it in items:
+        by.setdefault(it["why"], []).append(it)
+    parts = []
+
+    def share(it):
+        return f" ({it['score']:.0%})" if it.get("score", 1.0) < 1.0 else ""
+
+    if "at_risk" in by:
+        parts.append("at risk: " + ", ".join(it["character"] + share(it) for it in by["at_risk"]))
+    if "candidate" in by:
+        c = by["candidate"]
+        if len(c) > 3:
+            same = len({round(it["score"], 9) for it in c}) == 1
+            parts.append(f"{len(c)} key-person candidates" + (f" ({c[0]['score']:.0%} each)" if same else ""))
+        else:
+            parts.append("key person: " + ", ".join(it["character"] + share(it) for it in c))
+    moves: dict[int, list[str]] = {}
+    for it in by.get("prevents", []):
+        moves.setdefault(it["move"], []).append(it["character"])
+    parts += [f"move {m} saves {', '.join(who)}" for m, who in moves.items()]
+    parts += [f"move {it['move']}: {it['character']} away from where it died" for it in by.get("free", [])]
+    if "loss" in by:
+        parts.append("expected loss " + " → ".join(f"{it['score']:.2f}" for it in by["loss"]))
+    for it in by.get("rollout", []):
+        parts.append(f"{'chose ' if it['chosen'] else ''}{it['set']}: rollout value {it['score']:.2f}")
+    known = {"at_risk", "candidate", "prevents", "free", "loss", "rollout"}
+    parts += [f"{it['why']} {it.get('a', '')} {it.get('b', '')} {it.get('score', '')}".strip()
+              for it in items if it["why"] not in known]
+    return "; ".join(parts)
 
 
 def result_of(totals: Mapping[str, np.ndarray], roster, named: Sequence[str] = ()) -> dict:
