@@ -413,7 +413,8 @@ def trace_command(game: Game) -> Callable:
         who = ", ".join(f"{s}={v}" for s, v in labels.items()) or "each character's strategy as the setup sets it"
         _print_oracles(con, strategies)
         found = f" (first match of --find {c['find']})" if conds is not None else ""
-        print_trace(tr, con, f"[bold]sim {game.name} trace[/bold] — game {k:,} of seed {c['seed']}{found}; {who}")
+        print_trace(tr, con, f"[bold]sim {game.name} trace[/bold] — game {k:,} of seed {c['seed']}{found}; {who}",
+                    verbose=c["verbose"])
 
     common = [p for p in _common(1, "") if p.name in ("seed", "config", "sets", "as_json")]
     return _command(trace, [*_game_params(game), *common,
@@ -423,9 +424,13 @@ def trace_command(game: Game) -> Callable:
                                                      f"e.g. winner=…; keys: {', '.join(game.find_keys)}.")),
                             _param("search", int, typer.Option(100_000, "--search",
                                                                help="How many games --find looks at.")),
+                            _param("verbose", bool, typer.Option(
+                                False, "--verbose", help="Every event, also those a summary line stands for "
+                                                         "(a Looper day's stress changes, shown as its board).")),
                             *_side_params(game)],
-                    f"Replay one game of {game.name} event by event, each with the rule that caused it: "
-                    f"the very game that `run --first-game K --games 1` plays.")
+                    f"Replay one game of {game.name} event by event, each with the rule that caused it and, "
+                    f"under a decision, the reason its strategy gives (why): the very game that "
+                    f"`run --first-game K --games 1` plays.")
 
 
 def strategies_command(game: Game) -> Callable:

@@ -1,5 +1,9 @@
 """`sim balance`: the search finds what the exact TRPG duel solver says, and bad specs exit 2.
 
+A target is a band (``--target 0.45:0.55``; one rate means ±2 points): a setting hits when
+its whole 95% CI lies in the band, and every measured setting is reported with its
+distance to the band in points (with CI) and its verdict.
+
 The duel x (14 HP) against y (HP swept) with knives and no reactions is solved exactly by
 ``duel_exact``; its win rate falls by ≥ 3 points per HP of y near the targets used here,
 more than twice the tolerance, so the right integer is unambiguous.
@@ -70,7 +74,9 @@ def test_finds_the_setting_the_exact_solver_gives(duel):
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     assert d["settings"] == {"characters.y.hp": 17} and d["hit"]
-    assert d["ci_low"] <= target <= d["ci_high"] and (d["ci_high"] - d["ci_low"]) / 2 <= 0.01
+    assert d["target"] == pytest.approx({"low": target - 0.02, "high": target + 0.02})  # one rate: ±2 points
+    assert target - 0.02 <= d["ci_low"] and d["ci_high"] <= target + 0.02
+    assert d["verdict"]["status"] == "in band" and d["verdict"]["text"].startswith("in band")
     trace = pl.read_parquet(duel / "o" / "trace.parquet")
     assert trace.height == d["evaluations"] and trace["games"].max() == d["games"]
     # bisection: far fewer points than the 25 in the range
@@ -109,9 +115,9 @@ def test_two_parameters_hit_and_an_independent_run_agrees(tmp_path):
     check = run(40000, 999, village="trusting", wolves="trusting", roles=roles,
                 sets=[f"roles.paladin.protect_count={s['roles.paladin.protect_count']}"]).summary.row(0, named=True)
     se = (0.75 * 0.25 / 40000) ** 0.5
-    # the search's own tolerance (1 point) and 4 SE: a setting 2.2 points off the target fails
-    # 9 times in 10 (0.01 + detectable_effect(40000, 0.75), tests/power.py)
-    assert abs(check["village_win_rate"] - 0.75) <= 0.01 + 4 * se
+    # the band of target = 0.75 (0.73-0.77) and 4 SE: a setting 2.2 points outside the band
+    # fails 9 times in 10 (detectable_effect(40000, 0.75), tests/power.py)
+    assert 0.73 - 4 * se <= check["village_win_rate"] <= 0.77 + 4 * se  # the band of target = 0.75
 
 
 BAD = [  # each with a target (a spec needs one), so that the error is the one named
@@ -179,8 +185,10 @@ class _Fake(Game):
 
 def _spec(f, params, target, tol=0.01):
     from sim.analysis.balance import BalanceSpec, Param
+    from sim.core.target import parse_target
 
-    return BalanceSpec("fake", 0, target, tol, 10_000_000, 2000, {}, [Param(**p) for p in params], ROOT, {}, _Fake(f))
+    return BalanceSpec("fake", 0, parse_target(str(target)), tol, 10_000_000, 2000, {}, [Param(**p) for p in params],
+                       ROOT, {}, _Fake(f))
 
 
 def test_float_bisection_converges_on_the_root():
@@ -196,10 +204,10 @@ def test_integer_bisection_picks_the_closer_neighbour_and_orders_lists():
 
     res = balance(_spec(lambda n: 1 / (1 + n), [{"path": "n", "low": 0, "high": 40}], 0.1))
     assert res.point == {"n": 9} and res.hit  # 1/10 exactly
-    res = balance(_spec(lambda n: 1 / (1 + n), [{"path": "n", "low": 0, "high": 40}], 0.104, tol=0.002))
-    assert res.point == {"n": 9} and not res.hit and "neighbours" in res.note  # 0.1 and 0.111
+    res = balance(_spec(lambda n: 1 / (1 + n), [{"path": "n", "low": 0, "high": 40}], "0.104:0.106", tol=0.002))
+    assert res.point == {"n": 9} and not res.hit and "neighbours" in res.note  # 0.1 and 0.111: neither in band
     res = balance(_spec(lambda n: 1 / (1 + n), [{"path": "n", "low": 0, "high": 40}], 0.093))
-    assert res.point == {"n": 10} and res.hit  # 10 (0.0909) beats 9 (0.1) though both are within the CI
+    assert res.point == {"n": 10} and res.hit  # 10 (0.0909) beats 9 (0.1): both in band, 10 nearer its centre
     res = balance(_spec(lambda w: {"a": 0.2, "b": 0.45, "c": 0.7}[w], [{"path": "w", "values": ["a", "b", "c"]}], 0.45))
     assert res.point == {"w": "b"} and res.hit
 
@@ -226,3 +234,36 @@ def test_small_integer_spaces_are_searched_within_each_parameters_own_range():
     assert len(cands) == 40
     assert {c["roles.fenrir.drag"] for c in cands} == {0, 1, 2, 3}
     assert {c["count.villager"] for c in cands} == set(range(3, 13))
+
+
+def test_band_target_reports_every_setting_with_its_distance_and_verdict(duel):
+    """``--target LOW:HIGH`` overrides the spec's; each measured setting is listed once with
+    its distance to the band (0 inside, + above, − below; the CI's ends give the distance's
+    CI) and its verdict, computed here from its rate and CI alone."""
+    lo_b, hi_b = exact(duel, 19) - 0.015, exact(duel, 17) + 0.015  # the band holds hp 17, 18 and 19
+    r = invoke("balance", spec(duel, 0.5), "--target", f"{lo_b}:{hi_b}", "--out", duel / "o", "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["target"] == pytest.approx({"low": lo_b, "high": hi_b})
+    assert d["hit"] and d["settings"]["characters.y.hp"] in (17, 18, 19)
+
+    def dist(x):
+        return 100 * (x - hi_b if x > hi_b else x - lo_b if x < lo_b else 0.0)
+
+    cands = d["candidates"]
+    hps = [c["characters.y.hp"] for c in cands]
+    assert len(hps) == len(set(hps)) >= 3
+    for c in cands:
+        assert c["distance_points"] == pytest.approx(dist(c["rate"]))
+        assert (c["distance_ci_low"], c["distance_ci_high"]) == pytest.approx((dist(c["ci_low"]), dist(c["ci_high"])))
+        inside = lo_b <= c["ci_low"] and c["ci_high"] <= hi_b
+        outside = c["ci_high"] < lo_b or c["ci_low"] > hi_b
+        assert c["verdict"] == ("in band" if inside else "out of band" if outside else "not sure"), c
+    assert abs(cands[0]["distance_points"]) <= min(abs(c["distance_points"]) for c in cands)
+    trace = pl.read_parquet(duel / "o" / "trace.parquet")  # every evaluation, with its distance and verdict
+    assert trace["characters.y.hp"].n_unique() == len(cands) and "verdict" in trace.columns
+    text = invoke("balance", spec(duel, 0.5), "--target", f"{lo_b}:{hi_b}", "--out", duel / "t")
+    assert text.exit_code == 0, text.output
+    assert "closest to the band first" in text.output and "verdict: in band" in text.output
+    bad = invoke("balance", spec(duel, 0.5), "--target", "0.6:0.4", "--out", duel / "never")
+    assert bad.exit_code == 2 and "LOW must be below HIGH" in bad.output

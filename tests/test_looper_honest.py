@@ -47,9 +47,10 @@ def test_rules_page_lists_exactly_the_player_view():
     sec = rules_section(ROOT / "docs" / "rules" / "looper.md", "What the player knows")
     listed = tuple(re.findall(r"^- `([A-Za-z_][A-Za-z0-9_]*)`", sec, re.M))
     assert listed == PLAYER_KNOWS
-    assert PlayerView._fields == PLAYER_KNOWS
-    assert WriterView._fields == SCRIPTWRITER_KNOWS
-    assert OracleView._fields == ORACLE_KNOWS
+    # ``why`` (last) is the reason sink of sim.core.reasons, not knowledge: None unless traced
+    assert PlayerView._fields == PLAYER_KNOWS + ("why",)
+    assert WriterView._fields == SCRIPTWRITER_KNOWS + ("why",)
+    assert OracleView._fields == ORACLE_KNOWS + ("why",)
 
 
 def test_the_player_view_hides_the_key_and_the_setup():

@@ -172,6 +172,7 @@ def test_values_report(tmp_path):
     page = check_page(tmp_path / "rep", {"values"})
     assert [f["file"].rsplit("/", 1)[-1] for f in d["figures"]] == ["values.png"]
     assert "one bar per tier" in page["html"] and "Settings: " in page["html"]
+    assert "fenrir replaced by a plain werewolf" in page["html"]  # the caption's examples are the table's own
 
 
 def test_tune_report(tmp_path):
@@ -180,3 +181,16 @@ def test_tune_report(tmp_path):
     d = report(tmp_path / "t", tmp_path / "rep")
     check_page(tmp_path / "rep", {"tune"})
     assert [f["file"].rsplit("/", 1)[-1] for f in d["figures"]] == ["tune.png"]
+
+
+def test_heatmap_caption_says_what_each_square_pools(tmp_path):
+    """A square of two axes is one cell when nothing else was swept, else the mean of the
+    cells that differ in the other axes: the caption says which."""
+    from sim.analysis.figures import heatmap
+
+    two = pl.DataFrame({"a": [0, 0, 1, 1], "b": [0, 1, 0, 1], "successes": [10, 20, 30, 40], "games": [100] * 4})
+    cap = heatmap(two, "a", "b", "rate", tmp_path / "h2.png")
+    assert "one cell each" in cap and "mean" not in cap
+    three = pl.concat([two.with_columns(pl.lit(k).alias("c")) for k in (0, 1)])
+    cap = heatmap(three, "a", "b", "rate", tmp_path / "h3.png")
+    assert "the mean of up to 2 cells' rates over the other swept axes" in cap

@@ -55,8 +55,9 @@ def test_rules_page_lists_exactly_the_whitelist():
 
 
 def test_view_fields_are_the_whitelist():
-    assert View._fields == WHITELIST
-    assert OracleView._fields == ORACLE_FIELDS
+    # ``why`` (last) is the reason sink of sim.core.reasons, not knowledge: None unless traced
+    assert View._fields == WHITELIST + ("why",)
+    assert OracleView._fields == ORACLE_FIELDS + ("why",)
     assert "rng" not in WHITELIST and "bs" not in WHITELIST and "sc" not in WHITELIST
 
 

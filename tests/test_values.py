@@ -143,3 +143,26 @@ def test_only_a_change_of_one_tier():
     got = {(x["tier"], x["change"]) for x in d["rows"]}
     a, b = d["tiers"]
     assert got == {(a, "(none)"), (b, "(none)"), (b, "seer.claims")}
+
+
+def test_trpg_tiers_side_by_side_are_the_separate_runs():
+    """``--tiers`` names the scenario's sides and their profiles; each column is what the
+    command gives for that profile alone (``--set tactics.players.profile=…``)."""
+    args = ("trpg", "values", "alley", "--games", "800", "--only", "aoi.weapon.pistol", "--seed", "5")
+    r = invoke(*args, "--tiers", "players=sheet,focus", "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["tiers"] == ["players sheet vs kaii sheet", "players focus vs kaii sheet"]
+    by_tier = {t: {x["change"]: x for x in d["rows"] if x["tier"] == t} for t in d["tiers"]}
+    for tier, sets in zip(d["tiers"], ([], ["--set", "tactics.players.profile=focus"])):
+        alone = invoke(*args, *sets, "--json")
+        assert alone.exit_code == 0, alone.output
+        rows = {x["change"]: x for x in json.loads(alone.stdout)["rows"]}
+        for ch in ("(none)", "aoi.weapon.pistol"):
+            assert by_tier[tier][ch]["rate"] == rows[ch]["rate"], (tier, ch)
+    assert by_tier[d["tiers"][0]]["(none)"]["rate"] != by_tier[d["tiers"][1]]["(none)"]["rate"]
+    text = invoke(*args, "--tiers", "players=sheet,focus")
+    assert text.exit_code == 0, text.output
+    assert "players sheet vs kaii sheet" in text.output and "players focus vs kaii sheet" in text.output
+    bad = invoke(*args, "--tiers", "heroes=sheet,focus")
+    assert bad.exit_code == 2 and "players, kaii" in bad.output

@@ -50,9 +50,10 @@ def doc_fields() -> set[str]:
 # ----------------------------------------------------------------------------- whitelist
 
 def test_view_fields_are_the_whitelist():
-    assert View._fields == VIEW_FIELDS == PUBLIC + OWN + MEMORY
-    assert len(set(VIEW_FIELDS)) == len(VIEW_FIELDS)
-    assert JudgeView._fields == VIEW_FIELDS + JUDGE and not set(JUDGE) & set(VIEW_FIELDS)
+    # ``why`` (last) is the reason sink of sim.core.reasons, not knowledge: None unless traced
+    assert View._fields == VIEW_FIELDS + ("why",) and VIEW_FIELDS == PUBLIC + OWN + MEMORY
+    assert len(set(VIEW_FIELDS)) == len(VIEW_FIELDS) and "why" not in VIEW_FIELDS
+    assert JudgeView._fields == VIEW_FIELDS + JUDGE + ("why",) and not set(JUDGE) & set(VIEW_FIELDS)
 
 
 def test_role_knowledge_names_view_fields():

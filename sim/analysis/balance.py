@@ -1,9 +1,10 @@
-"""``sim balance``: find parameter settings whose primary win rate hits a target.
+"""``sim balance``: find parameter settings whose primary win rate lies in a target band.
 
     game = "trpg"
     seed = 1
-    target = 0.5               # required (here or --target): the rate you aim for; no default
-    tolerance = 0.01           # the 95% CI half-width a final answer must reach
+    target = "0.45:0.55"       # required (here or --target): the band you aim for; no default
+                               # (one rate, 0.5, means ±2 points: 0.48:0.52; or [0.45, 0.55])
+    tolerance = 0.01           # the narrowest 95% CI half-width worth paying games for
     max_games = 5000000        # budget over the whole search
     [base]
     scenario = "alley.toml"
@@ -13,13 +14,16 @@
     high = 40
     # values = ["1d6", "1d6+2", "2d6"]   # or an ordered list (searched by position)
 
-One parameter: bisection on the (assumed monotone) rate, with the games per point grown
-only where the CI cannot tell the point from the target. Several parameters: random
-search (every setting when an integer space is small), successive halving of the
-candidates closest to the target, then a local search (diagonal steps included)
-around the best. Every evaluation plays the same streams (common random numbers),
-and a point evaluated again only plays the games it has not played yet. A setting *hits*
-when the 95% CI of its rate contains the target with half-width ≤ tolerance.
+One parameter: bisection on the (assumed monotone) rate towards the band's centre, with
+the games per point grown only where the CI crosses an edge of the band (down to the
+tolerance). Several parameters: random search (every setting when an integer space is
+small), successive halving of the candidates closest to the band, then a local search
+(diagonal steps included) around the best. Every evaluation plays the same streams
+(common random numbers), and a point evaluated again only plays the games it has not
+played yet. A setting *hits* when the whole 95% CI of its rate lies in the band (the
+verdict "in band", sim.core.target). Every evaluation in the trace carries its distance
+to the band in points (0 inside; + above, − below) with the CI of that distance, and its
+verdict.
 """
 from __future__ import annotations
 
@@ -35,6 +39,7 @@ from sim.core.config import load_toml
 from sim.core.shipped import example_spec
 from sim.core.seeding import python_rng
 from sim.core.stats import wilson
+from sim.core.target import Target, parse_target, verdict as band_verdict
 from sim.errors import SimInputError
 from sim.core.game import Game
 from sim.sweep.spec import positive_int, seed_of, spec_game
@@ -77,10 +82,10 @@ class Param:
 
 @dataclass
 class BalanceSpec:
-    """A parsed balance spec: the game, target, tolerance, budget, base cell and knobs."""
+    """A parsed balance spec: the game, target band, tolerance, budget, base cell and knobs."""
     game: str
     seed: int
-    target: float
+    target: Target
     tolerance: float
     max_games: int
     start_games: int
@@ -90,17 +95,37 @@ class BalanceSpec:
     raw: dict
     protocol: Game
 
+    @property
+    def aim(self) -> float:
+        """The band's centre: where the searches steer."""
+        return (self.target.low + self.target.high) / 2
+
+
+def band_distance(t: Target, rate: float) -> float:
+    """How far ``rate`` lies outside the band, as a fraction (0 inside; + above, − below).
+    Monotone in the rate, so the distance of a CI's ends is the CI of the distance."""
+    return rate - t.high if rate > t.high else (rate - t.low if rate < t.low else 0.0)
+
+
+def _target(t) -> Target:
+    """A spec's or the command line's target: a rate, ``"LOW:HIGH"`` or ``[LOW, HIGH]``."""
+    if isinstance(t, list) and len(t) == 2:
+        t = f"{t[0]}:{t[1]}"
+    if isinstance(t, bool) or not isinstance(t, (int, float, str)):
+        raise SimInputError(f"target: expected a rate, \"LOW:HIGH\" or [LOW, HIGH], got {t!r}")
+    return parse_target(str(t))
+
 
 def parse_balance(raw: dict, source: Path | None = None, *, target=None, tolerance=None, seed=None) -> BalanceSpec:
     """Check a balance spec's table (every key, every knob) and return its :class:`BalanceSpec`."""
     ad = spec_game(raw, "balance spec", TOP, "params", PARAM_SCHEMA, "trpg")
     t = raw.get("target") if target is None else target
     if t is None:  # the designer's, never assumed (issue 39: no default 50%)
-        raise SimInputError("target: missing; say the rate you aim for (target = 0.45 in the spec, or --target 0.45)")
+        raise SimInputError("target: missing; say the band you aim for (target = \"0.45:0.55\" in the spec, or "
+                            "--target 0.45:0.55; one rate means ±2 points)")
     tol = raw.get("tolerance", 0.01) if tolerance is None else tolerance
     s = raw.get("seed", 0) if seed is None else seed
-    if not isinstance(t, (int, float)) or isinstance(t, bool) or not 0 < t < 1:
-        raise SimInputError(f"target: expected a rate in (0, 1), got {t!r}")
+    band = _target(t)
     if not isinstance(tol, (int, float)) or isinstance(tol, bool) or not 0 < tol < 0.5:
         raise SimInputError(f"tolerance: expected a CI half-width in (0, 0.5), got {tol!r}")
     s = seed_of(s)
@@ -130,7 +155,7 @@ def parse_balance(raw: dict, source: Path | None = None, *, target=None, toleran
     base = raw.get("base", {})
     if not isinstance(base, dict):
         raise SimInputError("[base]: expected a table")
-    return BalanceSpec(raw["game"], s, float(t), float(tol), budget, start, base, params,
+    return BalanceSpec(raw["game"], s, band, float(tol), budget, start, base, params,
                        source.parent if source else Path.cwd(), raw, ad)
 
 
@@ -173,18 +198,29 @@ class Evaluator:
             self.used += more
         s, g = ent[0], ent[1]
         lo, hi = wilson(s, g)
+        t = self.spec.target
         self.trace.append({"step": len(self.trace), "phase": phase, **{p: _col(v) for p, v in point.items()},
-                           "games": g, "successes": s, "rate": s / g, "ci_low": lo, "ci_high": hi})
+                           "games": g, "successes": s, "rate": s / g, "ci_low": lo, "ci_high": hi,
+                           "distance_points": 100 * band_distance(t, s / g),
+                           "distance_ci_low": 100 * band_distance(t, lo), "distance_ci_high": 100 * band_distance(t, hi),
+                           "verdict": band_verdict(t, s / g, lo, hi, ())["status"]})
         return s / g, lo, hi, g
 
     def settle(self, point: dict, phase: str) -> tuple[float, float, float, int]:
-        """Add games until the CI excludes the target or is narrower than the tolerance."""
+        """Add games while the CI crosses an edge of the band (or holds the band's centre,
+        which the search steers by) and is wider than the tolerance."""
         t, tol = self.spec.target, self.spec.tolerance
         r, lo, hi, g = self.evaluate(point, self.spec.start_games, phase)
-        while (lo <= t <= hi) and (hi - lo) / 2 > tol and self.left() > 0:
+        while _unsure(t, lo, hi, self.spec.aim) and (hi - lo) / 2 > tol and self.left() > 0:
             need = g * max(2.0, ((hi - lo) / 2 / tol) ** 2 * 1.1)
             r, lo, hi, g = self.evaluate(point, int(min(need, g + self.left())), phase)
         return r, lo, hi, g
+
+
+def _unsure(t: Target, lo: float, hi: float, aim: float) -> bool:
+    """The CI cannot tell: it crosses an edge of the band, or (outside it) holds the centre."""
+    inside = t.low <= lo and hi <= t.high
+    return not inside and (lo < t.low <= hi or lo <= t.high < hi or lo <= aim <= hi)
 
 
 def _col(v):
@@ -205,10 +241,16 @@ class BalanceResult:
     trace: pl.DataFrame = field(repr=False, default=None)
 
 
-def _dist(spec: BalanceSpec, r, lo, hi) -> float:
-    """How far from the target, in a way that prefers settled points: 0 when the CI holds it."""
+def _dist(spec: BalanceSpec, r, lo, hi) -> tuple[float, float]:
+    """How far from the band (the CI's nearest end; 0 when the CI reaches into it), then
+    from its centre: settled points in the band first, the centred ones before the others."""
     t = spec.target
-    return 0.0 if lo <= t <= hi else min(abs(lo - t), abs(hi - t))
+    return (0.0 if lo <= t.high and hi >= t.low else min(abs(band_distance(t, lo)), abs(band_distance(t, hi))),
+            abs(r - spec.aim))
+
+
+def _hit(spec: BalanceSpec, lo: float, hi: float) -> bool:
+    return spec.target.low <= lo and hi <= spec.target.high
 
 
 def balance(spec: BalanceSpec, threads: int | None = None, evaluator: "Evaluator | None" = None) -> BalanceResult:
@@ -236,12 +278,11 @@ def _mid(p: Param):
 
 def _result(spec, ev, point, phase, note="") -> BalanceResult:
     r, lo, hi, g = ev.settle(point, phase)
-    hit = lo <= spec.target <= hi and (hi - lo) / 2 <= spec.tolerance
-    return BalanceResult(point, r, lo, hi, g, hit, ev.used, note)
+    return BalanceResult(point, r, lo, hi, g, _hit(spec, lo, hi), ev.used, note)
 
 
 def _bisect(spec: BalanceSpec, ev: Evaluator, p: Param) -> BalanceResult:
-    t = spec.target
+    t = spec.aim
     a, b = (0, p.n - 1) if p.integer else (p.low, p.high)
 
     def f(x, phase):
@@ -251,22 +292,22 @@ def _bisect(spec: BalanceSpec, ev: Evaluator, p: Param) -> BalanceResult:
 
     ra, la, ha = f(a, "end")
     rb, lb, hb = f(b, "end")
-    if la <= t <= ha and (ha - la) / 2 <= spec.tolerance:
+    if _hit(spec, la, ha):
         return _result(spec, ev, {p.path: p.value(a)}, "final")
-    if lb <= t <= hb and (hb - lb) / 2 <= spec.tolerance:
+    if _hit(spec, lb, hb):
         return _result(spec, ev, {p.path: p.value(b)}, "final")
     sa, sb = np.sign(ra - t), np.sign(rb - t)
     if sa == sb:
         best = a if abs(ra - t) <= abs(rb - t) else b
         return _result(spec, ev, {p.path: p.value(best)}, "final",
-                       note=f"the target is outside the range: {p.path} = {p.value(a)!r} gives {ra:.4f}, "
-                            f"{p.value(b)!r} gives {rb:.4f}")
+                       note=f"the target {spec.target.text} is outside the range: {p.path} = {p.value(a)!r} "
+                            f"gives {ra:.4f}, {p.value(b)!r} gives {rb:.4f}")
     eps = (p.high - p.low) * 1e-4 if not p.integer else 1
     while abs(b - a) > eps and ev.left() > 0:
         m = (a + b) // 2 if p.integer else (a + b) / 2
         rm, lm, hm = f(m, "bisect")
-        if lm <= t <= hm and (hm - lm) / 2 <= spec.tolerance:
-            if p.integer:  # a hit; its neighbours may sit closer to the target
+        if _hit(spec, lm, hm):
+            if p.integer:  # a hit; its neighbours may sit closer to the band's centre
                 near = [(abs(rm - t), m)] + [(abs(f(k, "neighbour")[0] - t), k) for k in (m - 1, m + 1) if 0 <= k < p.n]
                 m = min(near)[1]
             return _result(spec, ev, {p.path: p.value(m)}, "final")
@@ -280,7 +321,7 @@ def _bisect(spec: BalanceSpec, ev: Evaluator, p: Param) -> BalanceResult:
     if not res.hit:
         other = b if best == a else a
         ev.settle({p.path: p.value(other)}, "final")  # the other neighbour, measured alike, is in the trace
-        res.note = (f"no setting hits {t:g} within ±{spec.tolerance:g}; neighbours: {p.path} = "
+        res.note = (f"no setting's CI lies in the band {spec.target.text}; neighbours: {p.path} = "
                     f"{p.value(a)!r} → {ra:.4f}, {p.value(b)!r} → {rb:.4f}")
     return res
 
@@ -353,24 +394,33 @@ def _search(spec: BalanceSpec, ev: Evaluator) -> BalanceResult:
         games *= 4
     best = scored[0][2]
     r, lo, hi, _ = ev.settle(best, "refine")
-    best_d = abs(r - spec.target)  # settled points are compared by their estimates
+    best_d = _dist(spec, r, r, r)  # settled points are compared by their estimates
     improved = True
     while improved and ev.left() > 0:  # local search around the best
         improved = False
         for cand in _neighbours(spec, best):
             r2, lo2, hi2, _ = ev.settle(cand, "refine")
-            d2 = abs(r2 - spec.target)
+            d2 = _dist(spec, r2, r2, r2)
             if d2 < best_d:
                 best, best_d, improved = cand, d2, True
                 break
     res = _result(spec, ev, best, "final")
     if not res.hit:
         rates = [t["rate"] for t in ev.trace]
-        side = ("every measured rate is above the target" if min(rates) > spec.target else
-                "every measured rate is below the target" if max(rates) < spec.target else "")
-        res.note = (f"closest setting found; its CI does not contain {spec.target:g} within ±{spec.tolerance:g}"
+        side = ("every measured rate is above the band" if min(rates) > spec.target.high else
+                "every measured rate is below the band" if max(rates) < spec.target.low else "")
+        res.note = (f"closest setting found; its CI does not lie in the band {spec.target.text}"
                     + (f" ({side}: the target looks out of range)" if side else ""))
     return res
+
+
+def candidates(trace: pl.DataFrame, spec: BalanceSpec) -> pl.DataFrame:
+    """Every setting the search measured, once (its last, largest measurement), the
+    closest to the band first: rate, CI, distance to the band in points with its CI, verdict."""
+    keys = [p.path for p in spec.params]
+    last = trace.group_by(keys, maintain_order=True).agg(pl.all().sort_by("games").last())
+    return (last.with_columns(pl.col("distance_points").abs().alias("_d"), (pl.col("rate") - spec.aim).abs().alias("_c"))
+            .sort(["_d", "_c"]).drop(["_d", "_c", "step", "phase"]))
 
 
 def load_balance(path: str | Path, **kw) -> BalanceSpec:
@@ -379,4 +429,4 @@ def load_balance(path: str | Path, **kw) -> BalanceSpec:
     return parse_balance(load_toml(p), p, **kw)
 
 
-__all__ = ["balance", "load_balance", "parse_balance", "BalanceResult"]
+__all__ = ["balance", "band_distance", "candidates", "load_balance", "parse_balance", "BalanceResult"]

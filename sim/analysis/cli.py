@@ -44,9 +44,11 @@ def report_cmd(
 def balance_cmd(
     spec: Path = typer.Argument(..., help="Balance spec (TOML): game, [base], [[params]] with low/high or values; "
                               "or a shipped example by name (trpg_shade_hp; examples/balance)."),
-    target: float = typer.Option(None, "--target", help="Target rate (default: the spec's target; one of the two "
-                                                       "is required)."),
-    tolerance: float = typer.Option(None, "--tolerance", help="CI half-width to reach (default 0.01)."),
+    target: str = typer.Option(None, "--target", help="Target band LOW:HIGH of the rate (e.g. 0.45:0.55; one rate "
+                                                     "means ±2 points); default: the spec's target; one of the two "
+                                                     "is required."),
+    tolerance: float = typer.Option(None, "--tolerance", help="The narrowest CI half-width worth paying games for "
+                                                              "(default 0.01)."),
     seed: int = typer.Option(None, "--seed", help="Override the spec's seed."),
     out: Path = typer.Option(Path("balance-out"), "--out", help="Where the search trace (parquet) goes."),
     threads: int = typer.Option(None, "--threads", help="Threads per evaluation."),
@@ -55,11 +57,13 @@ def balance_cmd(
                                "equilibrium's (both sides adapt; the spec's [adapt] table), shown beside the "
                                "fixed-strategy answer and where that one lands at equilibrium."),
 ):
-    """Find parameter settings whose win rate hits your target (the spec's target or --target).
+    """Find parameter settings whose win rate lies in your target band (the spec's target or --target).
 
-    The target must lie in the 95% CI of the result, reached with as few games as the
-    search can manage; the search trace is written as parquet."""
-    from sim.analysis.balance import balance, load_balance
+    A setting hits when the whole 95% CI of its rate lies in the band, reached with as few
+    games as the search can manage. Every measured setting is listed with its distance to
+    the band (points, with CI) and its verdict; the search trace is written as parquet."""
+    from sim.analysis.balance import balance, candidates, load_balance
+    from sim.core.target import verdict as band_verdict
     from sim.core.output import manifest
     from sim.core.validate import check_run_counts
 
@@ -73,11 +77,15 @@ def balance_cmd(
     od = claim_out(out, "balance")
     with guard(od):
         res = balance(sp, threads)
+        cands = candidates(res.trace, sp)
         err = save_tables(od, {"trace": res.trace}, manifest(sp.game, sp.raw, sp.seed, {
-            "command": "sim balance", "target": sp.target, "tolerance": sp.tolerance, "result": res.point,
+            "command": "sim balance", "target": sp.target.to_json(), "tolerance": sp.tolerance, "result": res.point,
             "hit": res.hit, "games_used": res.games_used, **({"oracles": orc} if orc else {})}))
-    d = {"game": sp.game, "target": sp.target, "tolerance": sp.tolerance, "settings": res.point, "rate": res.rate,
-         "ci_low": res.ci_low, "ci_high": res.ci_high, "games": res.games, "hit": res.hit,
+    ver = band_verdict(sp.target, res.rate, res.ci_low, res.ci_high, tuple(sp.protocol.sides),
+                       ", ".join(f"{k} = {v!r}" for k, v in res.point.items()))
+    d = {"game": sp.game, "target": sp.target.to_json(), "tolerance": sp.tolerance, "settings": res.point,
+         "rate": res.rate, "ci_low": res.ci_low, "ci_high": res.ci_high, "games": res.games, "hit": res.hit,
+         "verdict": ver, "candidates": cands.to_dicts(),
          "games_used": res.games_used, "evaluations": res.trace.height, "note": res.note,
          "trace": str(out / "trace.parquet"), "metric": sp.protocol.metric, **({"oracles": orc} if orc else {})}
     if as_json:
@@ -87,14 +95,24 @@ def balance_cmd(
     if orc:
         con.print(f"[bold red]ORACLE: {', '.join(f'{k}={v}' for k, v in orc.items())} reads hidden information; "
                   f"these figures are not those of honest play[/bold red]")
-    verdict = "[green]hits the target[/green]" if res.hit else "[yellow]does not hit the target[/yellow]"
-    con.print(f"[bold]{sp.game}[/bold] balance for {sp.protocol.metric} = {sp.target:g} (±{sp.tolerance:g}): {verdict}")
+    verdict = "[green]in band[/green]" if res.hit else "[yellow]not in band[/yellow]"
+    con.print(f"[bold]{sp.game}[/bold] balance for {sp.protocol.metric} in {sp.target.text}: {verdict}")
     for k, v in res.point.items():
         con.print(f"  {k} = [bold]{v!r}[/bold]")
-    con.print(f"  measured {res.rate:.4f} (95% CI {res.ci_low:.4f} – {res.ci_high:.4f}, {res.games:,} games); "
-              f"{res.games_used:,} games in {res.trace.height} evaluations")
+    con.print(f"  measured {100 * res.rate:.1f}% (95% CI {100 * res.ci_low:.1f}–{100 * res.ci_high:.1f}, "
+              f"{res.games:,} games); {res.games_used:,} games in {res.trace.height} evaluations")
     if res.note:
         con.print(f"  note: {res.note}")
+    con.print(f"each setting measured, closest to the band first (distance in points: + above, − below; 0 inside):")
+    keys = [p.path for p in sp.params]
+    for row in cands.head(12).iter_rows(named=True):
+        where = ", ".join(f"{k} = {row[k]!r}" for k in keys)
+        con.print(f"  {where}: {100 * row['rate']:.1f}% ({100 * row['ci_low']:.1f}–{100 * row['ci_high']:.1f}), "
+                  f"distance {row['distance_points']:+.1f} (CI {row['distance_ci_low']:+.1f} … "
+                  f"{row['distance_ci_high']:+.1f}), {row['verdict']}", soft_wrap=True)
+    if cands.height > 12:
+        con.print(f"  … {cands.height - 12} more in the search trace")
+    con.print(f"[bold]verdict[/bold]: {ver['text']}", soft_wrap=True)
     if not err:
         con.print(f"search trace: {out / 'trace.parquet'}")
     finish(err)

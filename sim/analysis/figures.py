@@ -174,7 +174,7 @@ def heatmap(cells: pl.DataFrame, a: str, b: str, metric: str, path: Path, target
     """The primary rate for each pair of values of two axes (the mean of the cells' rates
     over the other axes); pairs the design never played are hatched "n/a"; the caption."""
     c = as_label(as_label(cells, a), b)
-    g = c.group_by(a, b).agg((pl.col("successes") / pl.col("games")).mean().alias("rate"))
+    g = c.group_by(a, b).agg((pl.col("successes") / pl.col("games")).mean().alias("rate"), pl.len().alias("n"))
     xs, ys = sorted(g[a].unique().to_list()), sorted(g[b].unique().to_list())
     grid = np.full((len(ys), len(xs)), np.nan)
     for r in g.iter_rows(named=True):
@@ -182,7 +182,10 @@ def heatmap(cells: pl.DataFrame, a: str, b: str, metric: str, path: Path, target
     _heat(grid, [str(x) for x in xs], [str(y) for y in ys], readable(a), readable(b), metric,
           f"{metric} by {readable(a)} and {readable(b)}", path, target=target)
     missing = int(np.isnan(grid).sum())
-    return (f"{metric} for each pair of {readable(a)} and {readable(b)} (mean over the other axes)"
+    pooled = int(g["n"].max()) if g.height else 1  # cells behind one square: they differ in the other axes
+    return (f"{metric} for each pair of {readable(a)} and {readable(b)}"
+            + (f" (each square the mean of up to {pooled} cells' rates over the other swept axes)" if pooled > 1 else
+               " (one cell each)")
             + (f"; {missing} pair(s) the design never played are hatched n/a" if missing else ""))
 
 
@@ -478,13 +481,16 @@ def values_bars(values: pl.DataFrame, path: Path) -> str:
     ax.invert_yaxis()
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("value to the holder's side, points (paired 95% CI)")
-    ax.set_title("values by substitution: each role against its team's plain one, each ability off", fontsize=10)
+    ax.set_title("values by substitution: the table as given against each change, one at a time", fontsize=10)
     if len(tiers) > 1:
         ax.legend(fontsize=7)
     ax.grid(axis="x", alpha=0.3)
     save(fig, path)
-    return ("each role's and ability's value to its holder's side in points (with it − without it: a role against "
-            "its team's plain role, an ability at its neutral value), every row on the same games, paired 95% CI"
+    # the game's own words for what a change is (a role replaced, an ability off, gear taken away)
+    kinds = "; ".join(dict.fromkeys(str(w) for w in d["said"].to_list()[:3])) if "said" in d.columns else ""
+    return ("each change's value to its holder's side in points (the table as given − the table with the change, "
+            "e.g. " + (kinds or "a role replaced by its team's plain one, an ability at its neutral value") + "), "
+            "every row on the same games, paired 95% CI"
             + (f"; one bar per tier ({'; '.join(tiers)})" if len(tiers) > 1 else ""))
 
 

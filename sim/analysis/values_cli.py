@@ -18,17 +18,19 @@ TIERS_HELP = ("SIDE=TIER,TIER,… (repeatable): value the table under several st
               "e.g. --tiers village=random,claims --tiers wolves=random,claims.")
 
 
-def parse_tiers(game: Game, tiers: list[str], sides: dict) -> list[dict]:
-    """The strategy pairs of ``--tiers``: one ``{side: spec}`` per column."""
+def parse_tiers(game: Game, tiers: list[str], sides: dict, known: tuple[str, ...] | None = None) -> list[dict]:
+    """The strategy pairs of ``--tiers``: one ``{side: spec}`` per column (``known``: the
+    sides a tier may name, the game's by default; the TRPG's are its scenario's)."""
+    known = tuple(game.sides) if known is None else known
     if not tiers:
         return [dict(sides)]
     given: dict[str, list[str]] = {}
     for t in tiers:
         side, eq, names = t.partition("=")
         side = side.strip()
-        if not eq or side not in game.sides or not names.strip():
+        if not eq or side not in known or not names.strip():
             raise SimInputError(f"--tiers {t!r}: expected SIDE=TIER,TIER,… with SIDE one of "
-                                f"{', '.join(game.sides) or '(this game has no strategy sides)'}")
+                                f"{', '.join(known) or '(this game has no strategy sides)'}")
         if side in given:
             raise SimInputError(f"--tiers {t!r}: the tiers of {side} were given already; list them in one --tiers")
         given[side] = [n.strip() for n in names.split(",") if n.strip()]
@@ -64,12 +66,20 @@ def values_command(game: Game) -> Callable:
         target = parse_target(c.pop("target"))
         check_run_counts(c["games"], c["threads"], 1)
         columns = []
-        for pair in parse_tiers(game, tiers_arg, sides):
-            strategies, sets, labels = _strategies(game, pair, c["sets"])  # bad names fail before any game
-            setup = game.setup(c["config"], sets, **opts)
+        # a game whose sides are its setup's (the TRPG's scenario sides, playing profiles):
+        # the tiers name those sides and their profiles
+        base = game.setup(c["config"], c["sets"], **opts) if tiers_arg and not game.sides else None
+        known = tuple(game.sides) or (tuple(game.sides_of(base)) if base is not None else ())
+        for pair in parse_tiers(game, tiers_arg, sides, known):
+            if base is None:
+                strategies, sets, labels = _strategies(game, pair, c["sets"])  # bad names fail before any game
+                setup = game.setup(c["config"], sets, **opts)
+            else:
+                setup, strategies = base, game.strategies(pair, base)
+                labels = {s: getattr(v, "name", str(v)) for s, v in strategies.items()}
             if not game.changes(setup, strategies):
                 raise SimInputError(f"{game.name}: this setup has no special role or ability to value")
-            label = " vs ".join(f"{s} {labels[s]}" for s in game.sides) or "as the setup sets it"
+            label = " vs ".join(f"{s} {labels[s]}" for s in known) or "as the setup sets it"
             columns.append((label, setup, strategies, labels))
         # --only names changes of any tier (claims exist only where a side speaks)
         every = {ch.name: ch for _, setup, strategies, _ in columns for ch in game.changes(setup, strategies)}

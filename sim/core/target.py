@@ -79,12 +79,16 @@ def verdict(target: Target, rate: float, ci_low: float, ci_high: float, sides: t
         return {"status": "out of band", "favoured": fav, "points": 100 * d, "points_ci_low": 100 * dlo,
                 "points_ci_high": 100 * dhi,
                 "text": f"{fav} favoured by {100 * d:.1f} points (95% CI {100 * dlo:.1f} … {100 * dhi:.1f}) beyond "
-                        f"the target {target.text}: {first}'s rate {said}{where}"}
+                        f"the target {target.text}: {_possessive(first)} rate {said}{where}"}
     lean = f"; the estimate leans to {fav} by {100 * d:.1f} points" if fav else "; the estimate is in band"
     return {"status": "not sure", "favoured": fav, "points": 100 * d, "points_ci_low": 100 * dlo,
             "points_ci_high": 100 * dhi,
             "text": f"not sure: {said} crosses an edge of the target {target.text}{lean}{where}; more games "
                     f"would tell"}
+
+
+def _possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"  # the players' rate, the village's rate
 
 
 def into_band(target: Target, rows: list[dict], key: str, rate: str = "rate", low: str = "ci_low",

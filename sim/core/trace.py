@@ -157,19 +157,25 @@ def matches(result: Mapping[str, Any], conds: Sequence[Condition]) -> bool:
     return all(c.holds(result) for c in conds)
 
 
-def print_trace(trace: Trace, console, header: str) -> None:
+def print_trace(trace: Trace, console, header: str, *, verbose: bool = False) -> None:
     """One line an event, grouped (``loop 1 · day 2``, ``day 3 · night``, ``round 4``),
-    each line ending in the rule that caused it; then the result."""
+    each line ending in the rule that caused it, and under a decision the reason its
+    strategy stated (``reason_text``, :mod:`sim.core.reasons`); then the result. Events marked
+    ``detail`` (a Looper day's stress changes, which its board sums up) only with ``verbose``."""
     from rich.markup import escape
 
     console.print(header)
     group = None
     for ev in trace.events:
+        if ev.get("detail") and not verbose:
+            continue
         if ev.get("group") != group:
             group = ev.get("group")
             console.print(f"[bold]{escape(str(group))}[/bold]")
         rule = f"  [dim]({escape(ev['rule'])})[/dim]" if ev.get("rule") else ""
         console.print(f"  {escape(ev['text'])}{rule}", soft_wrap=True)
+        if ev.get("reason_text"):
+            console.print(f"    [dim]why: {escape(ev['reason_text'])}[/dim]", soft_wrap=True)
     if trace.cut:
         console.print(f"[yellow]the log filled up at {len(trace.events):,} events; later events are left out[/yellow]")
     res = ", ".join(f"{k}={_show(v)}" for k, v in trace.result.items())

@@ -114,8 +114,19 @@ _EVENTS = (
     "NAME",          # loop, named, right                         R-2 variant
     "LOOP_END",      # loop, day, why (LoopEnd)
     "GAME_END",      # won, won loop, loops used, days
+    "DECIDE",        # loop, day, moves                           the player decides (its reason follows)
+    "BOARD",         # character, place, stress, alive, died      the day's board, one row a character
 )
 Ev = namedtuple("Ev", _EVENTS)(*range(1, len(_EVENTS) + 1))
 EVENT_NAMES = {i + 1: k.lower() for i, k in enumerate(_EVENTS)}
+# What a player's reason items say (sim.core.reasons.reason_nb(view.why, kind, a, b, score);
+# sim/looper/trace.py words them): a character at risk today (a; score: the share of the
+# worlds it believes in where it is), a key-person candidate (a; score: its share), the
+# character a move takes out of danger (a; b: the move's index), the expected loss before
+# (a = -1) and after move a, a move made free of the worlds (a: the character, b: the move),
+# the planner's mean rollout value of a move set (a: 0 the greedy set, 1 none, 2… a change
+# of it; b: 1 for the set chosen).
+WHY = ("at_risk", "candidate", "prevents", "loss", "free", "rollout")
+Why = namedtuple("Why", [w.upper() for w in WHY])(*range(len(WHY)))
 MoveStatus = namedtuple("MoveStatus", ("DONE", "OVERRIDDEN", "DEAD", "REPEATED"))(0, 1, 2, 3)
 LoopEnd = namedtuple("LoopEnd", ("PROTAGONIST", "KEY", "BOTH", "SURVIVED", "WRONG_NAME"))(1, 2, 3, 4, 5)

@@ -17,7 +17,10 @@ and a day buffer for what-if days). ``p_view`` is bound with the player: the hon
 :func:`~sim.looper.views.player_view_nb`, or the judge's state for ``oracle_…`` players.
 
 ``log`` is None for the batch (every ``emit_nb`` compiles to nothing) or an event log
-(:mod:`sim.core.trace`) when a game is traced: the same kernel either way.
+(:mod:`sim.core.trace`) when a game is traced: the same kernel either way. In a trace each
+decision's view carries a fresh reason buffer (``why``, :mod:`sim.core.reasons`; None in
+a batch), whose items follow the decision's event; each day ends with its board (every
+character's place and stress).
 """
 from collections import namedtuple
 
@@ -27,6 +30,7 @@ from sim.core.bits import lowest_nb
 from sim.core.kernels import Choice, Selected, families, kernel_template, specialize
 from sim.core.guard import guarded_copy_nb, guarded_nb
 from sim.core.nrt import keep_alive_nb, unmanaged_nb
+from sim.core.reasons import explain_nb, new_why_nb
 from sim.core.rng import seed_stream_nb
 from sim.core.views import is_oracle
 from sim.looper.enums import Ev, F, I, LoopEnd, MoveStatus, Precedence, Stream
@@ -155,8 +159,9 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
         # --- scriptwriter setup (secret) ---
         # its view's key is the pinned key person (P-13) when there is one, else -1, so a
         # strategy can keep its moves off it under rules.key_person_movable = false (P-16)
+        why = new_why_nb(log)
         w_setup(sel_w, wrng, writer_view_nb(rules, 0, 0, np.uint64(0), fixed_key if fixed_key > 0 else -1, wsetup, wpos,
-                                     wstress, w_knobs), w_params, wsetup)
+                                     wstress, w_knobs, why), w_params, wsetup)
         for j in range(setup.shape[0]):
             setup[j] = wsetup[j]
         if fixed_key > 0:  # P-13: after the strategy's draws, so its other choices are unchanged
@@ -165,6 +170,7 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
         if kp < 1 or kp >= n:
             raise ValueError("scriptwriter setup: key person must be a table character (R-3)")
         ev_nb(log, Ev.SETUP_KEY, kp, wsetup[0], fixed_key > 0, 0, 0, 0, 0)
+        explain_nb(log, why, -1)
         for i in range(n):
             base[i] = R.home[i]
         wmoved = np.uint64(0)
@@ -227,8 +233,11 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
                 # --- player moves (R-6: scriptwriter precedence, silently) ---
                 k = 0
                 if mpd > 0:
+                    why = new_why_nb(log)
                     k = p_move(sel_p, prng, p_view(rules, lp, d, alive, ann, moves, loop_end, named, p_knobs, kp, setup, pos,
-                                            B.stress), own, mv)
+                                            B.stress, why), own, mv)
+                    ev_nb(log, Ev.DECIDE, lp, d, k, 0, 0, 0, 0)
+                    explain_nb(log, why, 0)
                 done = np.uint64(0)
                 pmoved = np.uint64(0)  # characters the player's moves placed today
                 for j in range(min(k, mpd)):
@@ -261,11 +270,13 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
                         wpos[i] = B.pos2[i]
                         wstress[i] = B.stress[i]
                 for r in range(nreq):
-                    wv = writer_view_nb(rules, lp, d, alive, kp, wsetup, wpos, wstress, w_knobs)
+                    why = new_why_nb(log)
+                    wv = writer_view_nb(rules, lp, d, alive, kp, wsetup, wpos, wstress, w_knobs, why)
                     B.req_victim[r] = w_choose(sel_w, wrng, wv, w_params, B.req_actor[r], B.req_cand[r])
                     if not ((B.req_cand[r] >> np.uint64(B.req_victim[r])) & np.uint64(1)):
                         raise ValueError("scriptwriter choose returned a non-candidate")
                     ev_nb(log, Ev.CHOICE, B.req_actor[r], B.req_eff[r], np.int64(B.req_cand[r]), B.req_victim[r], 0, 0, 0)
+                    explain_nb(log, why, -1)
                 dead = day_finish_nb(pos, alive, nreq, rules, B, log)
                 t = dead
                 while t:
@@ -275,6 +286,9 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
                     out.deaths[i, B.killer[i]] += 1
                     out.killers[i, B.killer[i], B.kact[i] if B.kact[i] >= 0 else R.effects[B.killer[i], F.ACTOR]] += 1
                     ev_nb(log, Ev.ANNOUNCE, i, B.ann[i], B.pos2[i], 0, 0, 0, 0)
+                for i in range(n):  # the day's board (with log None an empty loop, removed)
+                    ev_nb(log, Ev.BOARD, i, B.pos2[i], B.stress[i], (alive >> np.uint64(i)) & np.uint64(1),
+                          (dead >> np.uint64(i)) & np.uint64(1), 0, 0)
                 alive &= ~dead  # the player hears every death (the place may be false)
                 kd = (dead >> np.uint64(kp)) & np.uint64(1)
                 pd = dead & np.uint64(1)
@@ -292,11 +306,12 @@ def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_
                     break
             if survived:
                 if must_name:
+                    why = new_why_nb(log)
                     nm = p_name(sel_p, prng, p_view(rules, lp, days, alive, ann, moves, loop_end, named, p_knobs, kp, setup,
-                                             pos,
-                                             B.stress), own)
+                                             pos, B.stress, why), own)
                     named[lp] = nm
                     ev_nb(log, Ev.NAME, lp, nm, nm == kp, 0, 0, 0, 0)
+                    explain_nb(log, why, 0)
                     if nm != kp:
                         out.scalars[C_WRONG_NAME] += 1
                         loop_end[lp] = days + 1  # survived, named wrongly (P-9)

@@ -3,6 +3,11 @@ rule that caused each (R-n: docs/rules/looper.md, P-n: docs/looper.md), and its 
 
 Every event dict has ``event``, ``rule``, ``group`` (``setup``, ``loop 1 · day 2``,
 ``end``) and ``text``, and its own fields by name (character and place ids, not indices).
+The player's decision of a day (``decide``) carries its strategy's reason when it states
+one (``reason``: items such as ``{"why": "at_risk", "character", "score"}``; ``reason_text``:
+the same in a line). Each day ends with a ``board`` event: every character's place and
+stress, and who died; the stress events it sums up are marked ``detail`` (text output
+shows them with ``--verbose``; JSON always has them).
 """
 from __future__ import annotations
 
@@ -10,7 +15,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from sim.looper.enums import EVENT_NAMES, F, Ev, LoopEnd, MoveStatus
+from sim.core.reasons import REASON, attach, reason_item
+from sim.looper.enums import EVENT_NAMES, WHY, F, Ev, LoopEnd, MoveStatus, Why
 
 # the rule that makes a death, by the kind of the effect that caused it
 DEATH_RULE = {
@@ -48,8 +54,49 @@ def decode(rows: np.ndarray, roster, *, text: bool = True) -> list[dict]:
     def owner(e: int) -> str:
         return roster.effect_owner(int(e))
 
+    def describe(item: dict) -> tuple[dict, str]:
+        k, p, q, x = item["kind"], item["a"], item["b"], item["score"]
+        name = WHY[k] if 0 <= k < len(WHY) else f"kind {k}"
+        who = ids[p] if 0 <= p < len(ids) else None
+        if k == Why.AT_RISK:
+            return {"why": name, "character": who, "score": x}, f"{who} at risk ({x:.0%})"
+        if k == Why.CANDIDATE:
+            return {"why": name, "character": who, "score": x}, f"key person {who}? ({x:.0%})"
+        if k == Why.PREVENTS:
+            return {"why": name, "character": who, "move": q + 1}, f"move {q + 1} saves {who}"
+        if k == Why.LOSS:
+            when = "before the moves" if p < 0 else f"after move {p + 1}"
+            return {"why": name, "move": p + 1, "score": x}, f"expected loss {x:.2f} {when}"
+        if k == Why.FREE:
+            return {"why": name, "character": who, "move": q + 1}, \
+                f"move {q + 1}: {who} away from where it died"
+        if k == Why.ROLLOUT:
+            what = {0: "the greedy set", 1: "no move"}.get(p, f"change {p - 1} of the greedy set")
+            return {"why": name, "set": what, "chosen": bool(q), "score": x}, \
+                f"{'chose ' if q else ''}{what}: rollout value {x:.2f}"
+        return {"why": name, "a": p, "b": q, "score": x}, f"{name} {p} {q} {x:g}"
+
+    board: dict | None = None
     for row in rows.tolist():
         code, a, b, c, d, e, f, g = row
+        if code == REASON:
+            attach(out, reason_item(row), describe)
+            continue
+        if code == Ev.BOARD:
+            if board is None or board is not out[-1]:
+                board = {"event": "board", "rule": "R-7", "group": group, "places": {}, "stress": {}, "died": []}
+                out.append(board)
+            if d:  # alive this day
+                board["places"].setdefault(locs[b], []).append(ids[a])
+                board["stress"][ids[a]] = c
+                if e:
+                    board["died"].append(ids[a])
+            if text:  # one line a place: who stands there, with stress above 0 and † for a death
+                board["text"] = "board" + "".join(
+                    f"\n    {place}: " + ", ".join(ch + (f" {board['stress'][ch]}" if board["stress"][ch] else "")
+                                                + ("†" if ch in board["died"] else "") for ch in chars)
+                    for place, chars in board["places"].items())
+            continue
         ev: dict[str, Any] = {"event": EVENT_NAMES.get(code, f"code_{code}"), "rule": "", "group": group}
         t = ""
         if code == Ev.SETUP_KEY:
@@ -92,7 +139,7 @@ def decode(rows: np.ndarray, roster, *, text: bool = True) -> list[dict]:
             continue  # folded into the character's stress event
         elif code == Ev.STRESS:
             src = sources.pop(a, [])
-            ev.update(rule="R-7", character=ids[a], stress=b, raw=c, sources=src)
+            ev.update(rule="R-7", character=ids[a], stress=b, raw=c, sources=src, detail=True)
             parts = ", ".join(f"{s['amount']:+d} {s['from']}" for s in src)
             t = f"stress {ids[a]}: {b} ({parts}" + (", clamped at 0)" if c < 0 else ")")
         elif code == Ev.WALK:
@@ -127,6 +174,9 @@ def decode(rows: np.ndarray, roster, *, text: bool = True) -> list[dict]:
             rule = "P-9" if c == LoopEnd.WRONG_NAME else ("R-2" if c == LoopEnd.SURVIVED and must_name else "R-1")
             ev.update(rule=rule, loop=a + 1, day=b, why=why)
             t = f"loop {a + 1} ends on day {b}: {why}"
+        elif code == Ev.DECIDE:
+            ev.update(rule="R-6", loop=a + 1, day=b, moves=c)
+            t = f"player decides: {c} move{'s' if c != 1 else ''}"
         elif code == Ev.GAME_END:
             group = "end"
             ev.update(rule="R-1", group=group, winner="player" if a else "scriptwriter",
@@ -136,7 +186,46 @@ def decode(rows: np.ndarray, roster, *, text: bool = True) -> list[dict]:
         if text:
             ev["text"] = t
         out.append(ev)
+    for ev in out:  # the why: line, items of a kind said together (JSON keeps every item)
+        if ev.get("reason") and text:
+            ev["reason_text"] = reason_line(ev["reason"])
     return out
+
+
+def reason_line(items: list[dict]) -> str:
+    """A player's reason in one line: the risks it saw, its key-person candidates (their
+    count when there are more than three), what each move saves, the expected loss from
+    before the moves to after each, and the planner's rollouts."""
+    by: dict[str, list[dict]] = {}
+    for it in items:
+        by.setdefault(it["why"], []).append(it)
+    parts = []
+
+    def share(it):
+        return f" ({it['score']:.0%})" if it.get("score", 1.0) < 1.0 else ""
+
+    if "at_risk" in by:
+        parts.append("at risk: " + ", ".join(it["character"] + share(it) for it in by["at_risk"]))
+    if "candidate" in by:
+        c = by["candidate"]
+        if len(c) > 3:
+            same = len({round(it["score"], 9) for it in c}) == 1
+            parts.append(f"{len(c)} key-person candidates" + (f" ({c[0]['score']:.0%} each)" if same else ""))
+        else:
+            parts.append("key person: " + ", ".join(it["character"] + share(it) for it in c))
+    moves: dict[int, list[str]] = {}
+    for it in by.get("prevents", []):
+        moves.setdefault(it["move"], []).append(it["character"])
+    parts += [f"move {m} saves {', '.join(who)}" for m, who in moves.items()]
+    parts += [f"move {it['move']}: {it['character']} away from where it died" for it in by.get("free", [])]
+    if "loss" in by:
+        parts.append("expected loss " + " → ".join(f"{it['score']:.2f}" for it in by["loss"]))
+    for it in by.get("rollout", []):
+        parts.append(f"{'chose ' if it['chosen'] else ''}{it['set']}: rollout value {it['score']:.2f}")
+    known = {"at_risk", "candidate", "prevents", "free", "loss", "rollout"}
+    parts += [f"{it['why']} {it.get('a', '')} {it.get('b', '')} {it.get('score', '')}".strip()
+              for it in items if it["why"] not in known]
+    return "; ".join(parts)
 
 
 def result_of(totals: Mapping[str, np.ndarray], roster, named: Sequence[str] = ()) -> dict:

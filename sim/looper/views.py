@@ -43,9 +43,11 @@ SCRIPTWRITER_KNOWS = ("rules", "loop", "day", "alive", "key", "setup", "pos", "s
 # the judge's state: everything the player knows, and what the scriptwriter hides
 ORACLE_KNOWS = PLAYER_KNOWS + ("key", "setup", "pos", "stress")
 
-PlayerView = namedtuple("PlayerView", PLAYER_KNOWS)
-WriterView = namedtuple("WriterView", SCRIPTWRITER_KNOWS)
-OracleView = namedtuple("OracleView", ORACLE_KNOWS)
+# ``why``, last in every view, is not knowledge: the strategy's reason sink (sim.core.reasons;
+# None in a batch run, a buffer in a trace; None when a test builds a view).
+PlayerView = namedtuple("PlayerView", PLAYER_KNOWS + ("why",), defaults=(None,))
+WriterView = namedtuple("WriterView", SCRIPTWRITER_KNOWS + ("why",), defaults=(None,))
+OracleView = namedtuple("OracleView", ORACLE_KNOWS + ("why",), defaults=(None,))
 # A player's own scratch: ``mem`` (int64[MEM], zeroed at each game's start, kept across
 # its days and loops), ``buf`` (a DayBuf for what-if days, strategies.looper.common) and
 # ``big`` (int64[BIG], kept across games of a chunk and never zeroed by the kernel: a
@@ -63,23 +65,24 @@ def rules_view_nb(R):
 
 
 @nb.njit
-def player_view_nb(rules, loop, day, alive, ann, moves, loop_end, named, knobs, key, setup, pos, stress):
+def player_view_nb(rules, loop, day, alive, ann, moves, loop_end, named, knobs, key, setup, pos, stress, why):
     """An honest player's view: the player's own copies, read-only; the judge's arguments
     (key, setup, pos, stress) are not looked at."""
     return PlayerView(rules, loop, day, alive, readonly_nb(ann), readonly_nb(moves), readonly_nb(loop_end),
-                      readonly_nb(named), readonly_nb(knobs))
+                      readonly_nb(named), readonly_nb(knobs), why)
 
 
 @nb.njit
-def oracle_view_nb(rules, loop, day, alive, ann, moves, loop_end, named, knobs, key, setup, pos, stress):
+def oracle_view_nb(rules, loop, day, alive, ann, moves, loop_end, named, knobs, key, setup, pos, stress, why):
     """An ``oracle_…`` player's view: the player's fields and the judge's state, read-only."""
     return OracleView(rules, loop, day, alive, readonly_nb(ann), readonly_nb(moves), readonly_nb(loop_end),
-                      readonly_nb(named), readonly_nb(knobs), key, readonly_nb(setup), readonly_nb(pos), readonly_nb(stress))
+                      readonly_nb(named), readonly_nb(knobs), key, readonly_nb(setup), readonly_nb(pos), readonly_nb(stress),
+                      why)
 
 
 @nb.njit
-def writer_view_nb(rules, loop, day, alive, key, setup, pos, stress, knobs):
+def writer_view_nb(rules, loop, day, alive, key, setup, pos, stress, knobs, why):
     """The scriptwriter's view (its own copies of the setup, the town and its stress, and its
     strategy's knob values)."""
     return WriterView(rules, loop, day, alive, key, readonly_nb(setup), readonly_nb(pos), readonly_nb(stress),
-                      readonly_nb(knobs))
+                      readonly_nb(knobs), why)

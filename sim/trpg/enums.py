@@ -75,7 +75,15 @@ Stream = _enum("Stream", ("RULES", "SIDE0", "SIDE1"))
 # Trace events (sim.core.trace.emit_nb; decoded with their rule ids by sim.trpg.trace)
 EV = _enum("EV", ("ROUND", "ATTACK", "MOVE", "RELOAD", "SWAP", "HEAL", "SKIP", "LOSE_TURN", "FUMBLE_ALLY",
                   "COVER", "REACTION", "GUARD", "DODGED", "CHECK", "DMG", "HIT", "FALL", "LIFE", "LOST", "MP",
-                  "SYMPTOM", "MONOLOGUE", "END", "STAND", "ITEM"))
+                  "SYMPTOM", "MONOLOGUE", "END", "STAND", "ITEM", "TARGET"))
+# What a strategy's reason items say (sim.core.reasons.reason_nb(view.why, kind, a, b, score);
+# sim/trpg/trace.py words them): the rule it follows (a 0: a target rule, b its TARGETS code;
+# a 1: a reaction rule, b its REACTIONS code), a candidate's value under that rule (a; score:
+# its HP band or HP for weakest, distance for nearest, expected damage for dangerous), a
+# choice at random among score candidates, the expected damage of a reaction (a: 0 none,
+# 1 dodge, 2 guard; score in HP), the dodge chance (score) and the threshold it must reach (b 1).
+WHY = ("rule", "value", "random", "expected", "dodge_chance")
+Why = _enum("Why", [w.upper() for w in WHY])
 # what a check is for (EV.CHECK's second argument)
 CHECK_KINDS = ("attack", "dodge", "cover", "move", "life")
 CK = _enum("CK", [k.upper() for k in CHECK_KINDS])

@@ -17,7 +17,9 @@ hook (``u_target_view`` / ``u_reaction_view``) bound at specialisation.
 
 Every step that reports an event takes a ``log`` (sim.core.trace.emit_nb): the batch
 kernel ``play_chunk_nb`` passes None (the emits compile to nothing), ``trace_chunk_nb``
-an event log (sim.trpg.trace decodes it).
+an event log (sim.trpg.trace decodes it). In a trace each decision's view carries a fresh
+reason buffer (``why``, sim.core.reasons; None in a batch): its items follow the
+decision's event (``TARGET``, ``REACTION``).
 
 Each character's sheet picks its strategies by name (strategies/trpg): the built-ins
 are selected per character by a code in its row, a user plug-in (``module:function``)
@@ -37,6 +39,7 @@ import numpy as np
 from sim.core.kernels import kernel_template, specialize
 from sim.core.guard import GUARD, guarded_nb, guarded_rows_nb
 from sim.core.nrt import keep_alive_nb, unmanaged_nb
+from sim.core.reasons import explain_nb, new_why_nb
 from sim.core.rng import choose_bit_nb, seed_stream_nb
 from sim.core.trace import emit_nb
 from sim.trpg.context_nb import (I_ACTOR, I_GAME, I_ROUND, I_SEEDED, N_CTX, Battle, View, context_address_nb,
@@ -107,26 +110,26 @@ def side_rng_nb(srngs, key, info, s):
 
 
 @nb.njit(forceinline=True)
-def h_target_nb(srngs, key, pb, view, actor, cands):
+def h_target_nb(srngs, key, pb, view, actor, cands, why):
     sc = view.sc
     rng = side_rng_nb(srngs, key, view.info, sc.chars[actor, CF.SIDE])
     how = sc.chars[actor, CF.S_TARGET]
     rnd = view.info[I_ROUND]
     if how >= PLUGIN:
-        return u_target(rng, u_target_view(pb, sc, view.bs, rnd, actor), actor, cands)
+        return u_target(rng, u_target_view(pb, sc, view.bs, rnd, actor, why), actor, cands)
     if how == T.ORACLE_FOCUS:
-        return oracle_target(rng, oracle_view(pb, sc, view.bs, rnd, actor), actor, cands)
-    return builtin_target(rng, honest_view_nb(pb, sc, view.bs, rnd, actor), actor, cands)
+        return oracle_target(rng, oracle_view(pb, sc, view.bs, rnd, actor, why), actor, cands)
+    return builtin_target(rng, honest_view_nb(pb, sc, view.bs, rnd, actor, why), actor, cands)
 
 
 @nb.njit(forceinline=True)
-def h_reaction_nb(srngs, key, pb, view, d, attacker, can_dodge):
+def h_reaction_nb(srngs, key, pb, view, d, attacker, can_dodge, why):
     sc = view.sc
     rng = side_rng_nb(srngs, key, view.info, sc.chars[d, CF.SIDE])
     rnd = view.info[I_ROUND]
     if sc.chars[d, CF.S_REACTION] >= PLUGIN:
-        return u_reaction(rng, u_reaction_view(pb, sc, view.bs, rnd, d), d, attacker, can_dodge)
-    return builtin_reaction(rng, honest_view_nb(pb, sc, view.bs, rnd, d), d, attacker, can_dodge)
+        return u_reaction(rng, u_reaction_view(pb, sc, view.bs, rnd, d, why), d, attacker, can_dodge)
+    return builtin_reaction(rng, honest_view_nb(pb, sc, view.bs, rnd, d, why), d, attacker, can_dodge)
 
 
 @nb.njit
@@ -140,8 +143,10 @@ def damage_nb(cx, log, attacker, d, w, crit, covered, allow_reaction):
     guard_arm = -1
     guard_roll_dice = -1
     if allow_reaction and b.bs[d, B.SUB_USED] == 0 and can_act_nb(b, d):
-        r = h_reaction_nb(srngs, key, pb, view, d, attacker, not covered)
+        why = new_why_nb(log)
+        r = h_reaction_nb(srngs, key, pb, view, d, attacker, not covered, why)
         emit_nb(log, EV.REACTION, d, attacker, r, 1 if covered else 0)
+        explain_nb(log, why, d)
         if r == 1 and not covered:  # a coverer never dodges
             b.bs[d, B.SUB_USED] = 1
             oc = check_nb(rng, b, sc, d, sc.chars[d, CF.DODGE], base_penalty_nb(b, sc, d), log, CK.DODGE)
@@ -362,9 +367,12 @@ def take_turn_nb(rng, view, cx, log, srngs, key, pb, i):
                     cands |= _bit_nb(j)
             if cands == 0:
                 return
-            t = h_target_nb(srngs, key, pb, view, i, cands)
+            why = new_why_nb(log)
+            t = h_target_nb(srngs, key, pb, view, i, cands, why)
             if t < 0 or t >= n or not ((cands >> np.uint64(t)) & U1):
                 raise ValueError("target strategy returned a non-candidate")
+            emit_nb(log, EV.TARGET, i, t)
+            explain_nb(log, why, i)
             band = min(distance_nb(view, i, t), 3)
             # swap (one sub action, T-3, T-10): to a melee weapon once the target is this close
             # (strategy.swap_to_melee_at), or to one that reaches and is not spent

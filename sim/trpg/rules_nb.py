@@ -60,20 +60,31 @@ def auto_choice_nb(can_dodge, pd, min216, d2, kind, g2, skill, pen, my2, horizon
     its weapon roll's mean; an arm guard also costs ``horizon`` later attacks at the hurt
     arm's extra roll penalty: the drop in the hit chance (skill, current penalty ``pen``)
     times twice the mean damage ``my2`` of the defender's weapon."""
+    e0, e1, e2 = auto_costs_nb(can_dodge, pd, min216, d2, kind, g2, skill, pen, my2, horizon)
     best = 0
-    e_best = d2 * 216
+    e_best = e0
+    if e1 >= 0 and e1 < e_best:
+        best, e_best = 1, e1
+    if e2 >= 0 and e2 < e_best:
+        best = 2
+    return best
+
+
+@nb.njit(forceinline=True)
+def auto_costs_nb(can_dodge, pd, min216, d2, kind, g2, skill, pen, my2, horizon):
+    """The expected damage :func:`auto_choice_nb` weighs for none, dodge and guard (1/432
+    HP; -1: the option is not considered)."""
+    e0 = d2 * 216
+    e1 = -1
     if can_dodge and pd >= min216:
-        e = (216 - pd) * d2
-        if e < e_best:
-            best, e_best = 1, e
+        e1 = (216 - pd) * d2
+    e2 = -1
     if kind != G_NONE:
         if kind == G_ROLL:
-            e = max(d2 - g2, 0) * 216
+            e2 = max(d2 - g2, 0) * 216
         else:
             a2 = digit2_nb(d2)
-            e = (d2 - a2) * 216
+            e2 = (d2 - a2) * 216
             if kind == G_ARM:
-                e += horizon * (p_success216_nb(skill, pen) - p_success216_nb(skill, pen + a2 // 2)) * my2
-        if e < e_best:
-            best = 2
-    return best
+                e2 += horizon * (p_success216_nb(skill, pen) - p_success216_nb(skill, pen + a2 // 2)) * my2
+    return e0, e1, e2

@@ -6,6 +6,8 @@ instead of None — and :func:`decode` turns the log's rows (codes :data:`sim.tr
 into dicts ``{"event", "rule", "group", "text", …fields}``; ``rule`` names the rule of
 docs/rules/trpg.md (R-n) or the ruling of docs/trpg.md (T-n) that caused the event. The
 result is computed from the kernel's count arrays, so it is what a one-game run reports.
+A decision (``target``, ``reaction``) carries its strategy's reason when it states one:
+``reason`` (items such as ``{"why": "value", "character", "score"}``) and ``reason_text`` (a line).
 """
 from __future__ import annotations
 
@@ -13,9 +15,10 @@ from typing import Any
 
 import numpy as np
 
+from sim.core.reasons import REASON, attach, reason_item
 from sim.core.seeding import run_key
 from sim.core.trace import Trace, log_rows, new_log
-from sim.trpg.enums import CK, DS, EV, IE, MO, OUT
+from sim.trpg.enums import CK, DS, EV, IE, MO, OUT, REACTIONS as REACTION_RULES, TARGETS, WHY, Why
 from sim.trpg.sheets import Setup
 
 #: the keys of a trace's result that ``--find`` can test
@@ -32,6 +35,7 @@ STEPS = {DS.ROLL: ("damage roll", "R-10"), DS.BONUS: ("damage bonus ability", "R
          DS.ITEM: ("item reduction", "R-10"), DS.REDUCTION_PCT: ("reduction ability %", "R-10"),
          DS.REDUCTION_FIXED: ("reduction ability", "R-10")}
 BANDS = ("zero", "near", "mid", "far")
+VALUE_OF = {"weakest": "HP (band)", "nearest": "distance", "dangerous": "expected damage"}  # a target rule's value
 
 
 def decode(rows: np.ndarray, setup: Setup) -> list[dict]:
@@ -45,8 +49,34 @@ def decode(rows: np.ndarray, setup: Setup) -> list[dict]:
     def add(event: str, rule: str, text: str, **fields: Any) -> None:
         out.append({"event": event, "rule": rule, "group": f"round {rnd}", "text": text, **fields})
 
+    rule = ""  # the target rule of the reason being read: it names the values that follow
+
+    def describe(item: dict) -> tuple[dict, str]:
+        nonlocal rule
+        k, p, q, x = item["kind"], item["a"], item["b"], item["score"]
+        name = WHY[k] if 0 <= k < len(WHY) else f"kind {k}"
+        if k == Why.RULE:
+            rules = TARGETS if p == 0 else REACTION_RULES
+            rule = rules[q] if 0 <= q < len(rules) else f"plug-in {q}"
+            return {"why": name, "rule": rule}, f"rule {rule}"
+        if k == Why.VALUE:
+            what = VALUE_OF.get(rule, "value")
+            return {"why": name, "character": ids[p], "score": x, "value": what}, f"{ids[p]} {what} {x:.3g}"
+        if k == Why.RANDOM:
+            return {"why": name, "score": x}, f"at random among {x:.0f}"
+        if k == Why.EXPECTED:
+            opt = REACTIONS[p] if 0 <= p < 3 else str(p)
+            return {"why": name, "option": opt, "score": x}, f"{opt}: {x:.2f} HP expected"
+        if k == Why.DODGE_CHANCE:
+            return {"why": "dodge_threshold" if q else name, "score": x}, \
+                f"{'needs' if q else 'dodge chance'} {x:.0%}"
+        return {"why": name, "a": p, "b": q, "score": x}, f"{name} {p} {q} {x:g}"
+
     for r in rows.tolist():
         c, a, b, cc, d, e, f, g = r
+        if c == REASON:
+            attach(out, reason_item(r), describe)
+            continue
         if c == EV.ROUND:
             rnd = a
             add("round", "R-4", f"round {a} begins", round=a)
@@ -86,6 +116,8 @@ def decode(rows: np.ndarray, setup: Setup) -> list[dict]:
         elif c == EV.FUMBLE_ALLY:
             text = f"{ids[a]} fumbled: the attack hits {ids[b]}" if b >= 0 else f"{ids[a]} fumbled: no ally in reach"
             add("fumble", "R-3", text, actor=ids[a], ally=ids[b] if b >= 0 else None)
+        elif c == EV.TARGET:
+            add("target", "T-3", f"{ids[a]} picks {ids[b]} as its target", actor=ids[a], target=ids[b])
         elif c == EV.COVER:
             add("cover", "T-2", f"{ids[a]} covers {ids[b]} and takes the attack", actor=ids[a], target=ids[b])
         elif c == EV.REACTION:

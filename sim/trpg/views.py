@@ -49,12 +49,14 @@ WHITELIST = (
     "weapons",     # the weapon table (WF columns: public equipment data)
     "dice",        # the dice table (rows the weapons' WF.DICE name)
 )
-View = namedtuple("View", WHITELIST)
+# ``why``, last in every view, is not knowledge: the strategy's reason sink (sim.core.reasons;
+# None in a batch run, a buffer in a trace).
+View = namedtuple("View", WHITELIST + ("why",), defaults=(None,))
 
 #: The judge's view of an ``oracle_…`` strategy: the perceiver, the round, the whole
 #: scenario and the whole battle table (exact HP of everyone). No random state either.
 ORACLE_FIELDS = ("me", "round", "sc", "bs")
-OracleView = namedtuple("OracleView", ORACLE_FIELDS)
+OracleView = namedtuple("OracleView", ORACLE_FIELDS + ("why",), defaults=(None,))
 
 HIDDEN = -(1 << 40)  # `hp` of a character whose exact HP the perceiver does not know
 
@@ -107,11 +109,11 @@ def _row_nb(pb, k, a, r):
 
 
 @nb.njit(forceinline=True)
-def honest_view_nb(hid, sc, bs, rnd, me):
+def honest_view_nb(hid, sc, bs, rnd, me, why=None):
     """Character ``me``'s view: copies of exactly the whitelisted columns of the battle
     table ``bs`` (B.X, B.Y, B.STATUS, B.CTRL, the band B.BAND, the weapon in hand B.WIELD;
     B.HP only when HP is public) and of the scenario, and of its own rows, each in a guarded
-    row of the view board ``hid`` (:func:`new_board_nb`)."""
+    row of the view board ``hid`` (:func:`new_board_nb`); ``why``: the reason sink."""
     pub = sc.rules[RL.HP_PUBLIC]
     if pub == 1:
         hp = _col_nb(hid, P_HP, bs, B.HP)
@@ -130,16 +132,16 @@ def honest_view_nb(hid, sc, bs, rnd, me):
                 readonly_nb(_col_nb(hid, P_SHOOTING, sc.chars, CF.SHOOTING)),
                 readonly_nb(_row_nb(hid, P_SHEET, sc.chars, me)), readonly_nb(_row_nb(hid, P_STATE, bs, me)),
                 readonly_nb(_row_nb(hid, P_WEAPONS, sc.char_weapons, me)), readonly_nb(sc.weapons),
-                readonly_nb(sc.dice))
+                readonly_nb(sc.dice), why)
 
 
 @nb.njit(forceinline=True)
-def oracle_view_nb(hid, sc, bs, rnd, me):
+def oracle_view_nb(hid, sc, bs, rnd, me, why=None):
     """The judge's view for an ``oracle_…`` strategy (same arguments as :func:`honest_view_nb`)."""
     ro = ScenarioNB(readonly_nb(sc.chars), readonly_nb(sc.skills), readonly_nb(sc.weapons),
                     readonly_nb(sc.char_weapons), readonly_nb(sc.abilities), readonly_nb(sc.dice),
                     readonly_nb(sc.symptoms), readonly_nb(sc.rules))
-    return OracleView(me, rnd, ro, readonly_nb(bs))
+    return OracleView(me, rnd, ro, readonly_nb(bs), why)
 
 
 @nb.njit(forceinline=True)

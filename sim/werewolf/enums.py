@@ -67,6 +67,13 @@ _T = ("PHASE",    # day, 0 evening / 1 night
       "CHECK")    # winner (W), event (Ev) after which it was checked
 T = namedtuple("T", _T)(*range(1, len(_T) + 1))
 
+# What a strategy's reason items say (sim.core.reasons.reason_nb(view.why, kind, a, b, score);
+# sim/werewolf/trace.py words them): a ranking of suspicion or trust (a the participant,
+# the score its value), a threshold the decision compared with (score), a choice at random
+# among score candidates, a participant avoided (a), a participant reported wolf (a) by b.
+WHY = ("suspect", "trust", "threshold", "random", "avoid", "reported")
+Why = namedtuple("Why", [w.upper() for w in WHY])(*range(len(WHY)))
+
 # A side strategy's knob values reach its views (View.knobs, float64[KNOB_SLOTS]) in the
 # order the strategy declares them (sim.core.knobs); unset slots are NaN (the default).
 KNOB_SLOTS = 16

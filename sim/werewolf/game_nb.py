@@ -24,7 +24,9 @@ refcount-free arrays (:mod:`sim.core.nrt`): with managed arrays, numba's atomic
 refcounting of the arrays in a view took most of the run time.
 
 ``log`` is None in batch runs (every ``emit_nb`` compiles to nothing) or an event log
-(:mod:`sim.core.trace`) when ``sim werewolf trace`` replays one game.
+(:mod:`sim.core.trace`) when ``sim werewolf trace`` replays one game; then each decision's
+view carries a fresh reason buffer (``why``, :mod:`sim.core.reasons`: None in a batch) and
+its items follow the decision's event in the log.
 """
 from collections import namedtuple
 
@@ -35,6 +37,7 @@ from sim.core.bits import lowest_nb, popcount_nb
 from sim.core.guard import guarded_copy_nb, guarded_nb, guarded_rows_nb, rows_view_nb
 from sim.core.kernels import Choice, Selected, families, kernel_template, specialize
 from sim.core.nrt import keep_alive_nb, unmanaged_nb
+from sim.core.reasons import explain_nb, new_why_nb
 from sim.core.rng import choose_bit_nb, randint_nb, seed_stream_nb
 from sim.core.trace import emit_nb
 from sim.werewolf.roles import RolesNB
@@ -348,14 +351,16 @@ def play_chunk_nb(key, start, count, R, out, log, sel):
                         hati_last[h] = -1
                         emit_nb(log, T.IDLE, h, Ab.MARK)
                         continue
+                    why = new_why_nb(log)
                     m = -1 if _withheld_nb(var, V.WITHHOLD, role_of[h]) else \
-                        w_mark(sel_w, rng_w, w_view(st, Rv, h, day, 0, marked, nothing))
+                        w_mark(sel_w, rng_w, w_view(st, Rv, h, day, 0, marked, nothing, why))
                     if m >= 0:
                         if m >= n or m == h or m == hati_last[h] or not has_nb(alive_a[0], m):
                             raise ValueError("hati: illegal mark")
                         marked |= _bit_nb(m)
                     hati_last[h] = m
                     emit_nb(log, T.MARK, h, m)
+                    explain_nb(log, why, h)
                 ss = masks[M_SEER]
                 while ss:
                     s = lowest_nb(ss)
@@ -363,13 +368,15 @@ def play_chunk_nb(key, start, count, R, out, log, sel):
                     if not acts_nb(alive_a[0], var, s):
                         emit_nb(log, T.IDLE, s, Ab.DIVINE)
                         continue
+                    why = new_why_nb(log)
                     t = -1 if _withheld_nb(var, V.WITHHOLD, role_of[s]) else \
-                        v_divine(sel_v, rng_v, v_view(st, Rv, s, day, 0, marked, nothing))
+                        v_divine(sel_v, rng_v, v_view(st, Rv, s, day, 0, marked, nothing, why))
                     if t >= 0:
                         if t >= n or t == s or not has_nb(alive_a[0], t):
                             raise ValueError("seer: illegal divination")
                         know[s, t] = 1 if has_nb(marked | masks[M_SEERWOLF], t) else 0
                         emit_nb(log, T.DIVINE, s, t, know[s, t], has_nb(marked, t))
+                        explain_nb(log, why, s)
                 ms = masks[M_MEDIUM]
                 while ms:
                     md = lowest_nb(ms)
@@ -386,10 +393,11 @@ def play_chunk_nb(key, start, count, R, out, log, sel):
                 # public claims
                 for p in range(n):
                     if has_nb(alive_a[0], p) and not _withheld_nb(var, V.WITHHOLD_CLAIMS, role_of[p]):
+                        why = new_why_nb(log)
                         if has_nb(wt, p):
-                            c = w_speak(sel_w, rng_w, w_view(st, Rv, p, day, 0, marked, nothing))
+                            c = w_speak(sel_w, rng_w, w_view(st, Rv, p, day, 0, marked, nothing, why))
                         else:
-                            c = v_speak(sel_v, rng_v, v_view(st, Rv, p, day, 0, marked, nothing))
+                            c = v_speak(sel_v, rng_v, v_view(st, Rv, p, day, 0, marked, nothing, why))
                         if c >= 0:
                             kind = c // CLAIM_BASE
                             t = (c % CLAIM_BASE) >> 1
@@ -404,6 +412,7 @@ def play_chunk_nb(key, start, count, R, out, log, sel):
                             said[p, r] |= _bit_nb(t)
                             said[p, 1 - r] &= ~_bit_nb(t)
                             emit_nb(log, T.CLAIM, p, t, r, kind)
+                            explain_nb(log, why, p)
                 # ---- 18:00: the vote ----
                 out_now = np.uint64(0)
                 alive = alive_a[0]
@@ -418,14 +427,16 @@ def play_chunk_nb(key, start, count, R, out, log, sel):
                             votes[p] = 0
                         for p in range(n):
                             if has_nb(alive, p):
+                                why = new_why_nb(log)
                                 if has_nb(wt, p):
-                                    t = w_vote(sel_w, rng_w, w_view(st, Rv, p, day, runoffs, marked, nothing), cands)
+                                    t = w_vote(sel_w, rng_w, w_view(st, Rv, p, day, runoffs, marked, nothing, why), cands)
                                 else:
-                                    t = v_vote(sel_v, rng_v, v_view(st, Rv, p, day, runoffs, marked, nothing), cands)
+                                    t = v_vote(sel_v, rng_v, v_view(st, Rv, p, day, runoffs, marked, nothing, why), cands)
                                 if t < 0 or t >= n or not has_nb(cands, t):
                                     raise ValueError("vote: not a candidate")
                                 votes[t] += 1
                                 emit_nb(log, T.BALLOT, p, t, runoffs)
+                                explain_nb(log, why, p)
                         best = 0
                         top = np.uint64(0)
                         for p in range(n):
@@ -470,14 +481,16 @@ def play_chunk_nb(key, start, count, R, out, log, sel):
                     if not acts_nb(alive_a[0], var, wi):
                         emit_nb(log, T.IDLE, wi, Ab.WITCH)
                         continue
+                    why = new_why_nb(log)
                     code = WITCH_PASS if _withheld_nb(var, V.WITHHOLD, role_of[wi]) else \
-                        v_witch(sel_v, rng_v, v_view(st, Rv, wi, day, 0, marked, nothing))
+                        v_witch(sel_v, rng_v, v_view(st, Rv, wi, day, 0, marked, nothing, why))
                     act = code // WITCH_BASE
                     t = code % WITCH_BASE
                     if act == WITCH_ELIMINATE:
                         if t >= n or t == wi or not has_nb(alive_a[0], t):
                             raise ValueError("witch: can only eliminate a living other")
                         emit_nb(log, T.WITCH, wi, act, t)
+                        explain_nb(log, why, wi)
                         leave_nb(alive_a, out_how, out_day, role_of, masks, table, rng, _bit_nb(t), How.WITCH, day,
                                  log)
                         win = winner_nb(alive_a[0], masks, var)
@@ -488,6 +501,7 @@ def play_chunk_nb(key, start, count, R, out, log, sel):
                         if t >= n or t == wi or has_nb(alive_a[0], t):
                             raise ValueError("witch: can only revive an out participant")
                         emit_nb(log, T.WITCH, wi, act, t)
+                        explain_nb(log, why, wi)
                         alive_a[0] |= _bit_nb(t)
                         out_how[t] = How.ALIVE
                         revived[t] += 1
@@ -497,6 +511,7 @@ def play_chunk_nb(key, start, count, R, out, log, sel):
                             ev = Ev.REVIVE
                     else:
                         emit_nb(log, T.WITCH, wi, 0, -1)
+                        explain_nb(log, why, wi)
                 if win != W.NONE:
                     break
             night_first = False
@@ -511,14 +526,16 @@ def play_chunk_nb(key, start, count, R, out, log, sel):
                     pal_last[pl] = 0
                     emit_nb(log, T.IDLE, pl, Ab.PROTECT)
                     continue
+                why = new_why_nb(log)
                 m = np.uint64(0) if _withheld_nb(var, V.WITHHOLD, role_of[pl]) else \
-                    v_protect(sel_v, rng_v, v_view(st, Rv, pl, day, 0, nothing, protected))
+                    v_protect(sel_v, rng_v, v_view(st, Rv, pl, day, 0, nothing, protected, why))
                 if (m & ~(alive_a[0] & ~_bit_nb(pl))) or popcount_nb(m) > table[role_of[pl], RF.PROTECT] \
                         or (popcount_nb(m) >= 2 and np.int64(m) == pal_last[pl]):
                     raise ValueError("paladin: illegal protection")
                 protected |= m
                 pal_last[pl] = np.int64(m)
                 emit_nb(log, T.PROTECT, pl, np.int64(m))
+                explain_nb(log, why, pl)
             attackers = alive_a[0] & masks[M_ATTACK]
             if not attackers and var[V.LONE_ACC_ATTACKS] == 1:
                 attackers = alive_a[0] & wt  # Q-2 variant: the wolf team is the accomplice alone
@@ -526,10 +543,12 @@ def play_chunk_nb(key, start, count, R, out, log, sel):
                 cands = alive_a[0] & ~wt
                 if cands:
                     a0 = lowest_nb(attackers)
-                    t = w_attack(sel_w, rng_w, w_view(st, Rv, a0, day, 0, nothing, protected), cands)
+                    why = new_why_nb(log)
+                    t = w_attack(sel_w, rng_w, w_view(st, Rv, a0, day, 0, nothing, protected, why), cands)
                     if t < 0 or t >= n or not has_nb(cands, t):
                         raise ValueError("attack: not a candidate")
                     emit_nb(log, T.ATTACK, a0, t, has_nb(protected, t))
+                    explain_nb(log, why, a0)
                     if not (protected & _bit_nb(t)):
                         leave_nb(alive_a, out_how, out_day, role_of, masks, table, rng, _bit_nb(t), How.ATTACKED,
                                  day, log)

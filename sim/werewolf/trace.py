@@ -4,7 +4,10 @@
 count=1``) with an event log (:mod:`sim.core.trace`), so its result is the one-game
 batch result by construction; :func:`decode` turns the log's rows (codes ``T`` of
 :mod:`sim.werewolf.enums`) into dicts ``{"event", "rule", "group", "text", …fields}``.
-A trace is the judge's view: roles, marks, readings, every ballot.
+A trace is the judge's view: roles, marks, readings, every ballot. A decision's event
+carries its strategy's reason (:mod:`sim.core.reasons`) when the strategy states one:
+``reason`` (items ``{"why": "suspect", "participant", "role", "score"}`` …) and
+``reason_text`` (the same as one line of text).
 
 Rule ids are those of ``docs/rules/werewolf.md`` (R-n) and ``docs/werewolf.md`` (Q-n).
 """
@@ -14,9 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from sim.core.reasons import REASON, attach, reason_item
 from sim.core.seeding import run_key
 from sim.core.trace import Trace, log_rows, new_log
-from sim.werewolf.enums import ABILITIES, CLAIMS, EVENTS, HOW, WINNERS, WITCH_ELIMINATE, WITCH_REVIVE, T, W
+from sim.werewolf.enums import ABILITIES, CLAIMS, EVENTS, HOW, WHY, WINNERS, WITCH_ELIMINATE, WITCH_REVIVE, T, W, Why
 
 CODES = {v: k.lower() for k, v in T._asdict().items()}
 
@@ -67,8 +71,31 @@ def decode(setup, rows: np.ndarray) -> list[dict]:
     def add(event: str, rule: str, text: str, **fields: Any) -> None:
         out.append({"event": event, "rule": rule, "group": group, "text": text, **fields})
 
+    def describe(item: dict) -> tuple[dict, str]:
+        k, p, q, x = item["kind"], item["a"], item["b"], item["score"]
+        name = WHY[k] if 0 <= k < len(WHY) else f"kind {k}"
+        fields: dict[str, Any] = {"why": name, "score": x}
+        if p >= 0:
+            fields.update(participant=p, role=role_of.get(p))
+        if q >= 0:
+            fields.update(by=q, by_role=role_of.get(q))
+        if k in (Why.SUSPECT, Why.TRUST):
+            return fields, f"{who(p)} {'suspicion' if k == Why.SUSPECT else 'trust'} {x:.2f}"
+        if k == Why.THRESHOLD:
+            return fields, f"threshold {x:.2f}"
+        if k == Why.RANDOM:
+            return fields, f"at random among {x:.0f}"
+        if k == Why.AVOID:
+            return fields, f"avoids {who(p)}"
+        if k == Why.REPORTED:
+            return fields, f"{who(p)} reported wolf by {who(q)}"
+        return fields, f"{name} {who(p) if p >= 0 else ''} {x:g}".strip()
+
     for row in rows:
         code, a, b, c, d = (int(x) for x in row[:5])
+        if code == REASON:
+            attach(out, reason_item(row), describe)
+            continue
         kind = CODES.get(code, f"code {code}")
         if code == T.PHASE:
             group = f"day {a} · {'evening' if b == 0 else 'night'}"

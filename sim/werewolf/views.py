@@ -77,22 +77,25 @@ JUDGE = (
     "know_all",     # every participant's row of knowledge
 )
 
-View = namedtuple("View", VIEW_FIELDS)
-JudgeView = namedtuple("JudgeView", VIEW_FIELDS + JUDGE)
+# ``why``: not knowledge but the strategy's reason sink (sim.core.reasons: None in a batch
+# run, a buffer in a trace), last in every view.
+View = namedtuple("View", VIEW_FIELDS + ("why",), defaults=(None,))
+JudgeView = namedtuple("JudgeView", VIEW_FIELDS + JUDGE + ("why",), defaults=(None,))
 
 
 @nb.njit(inline="always")
-def honest_view_nb(st, R, me, day, runoff, marked, protected):
-    """The acting participant's view: the public record, its own knowledge and memory."""
+def honest_view_nb(st, R, me, day, runoff, marked, protected, why):
+    """The acting participant's view: the public record, its own knowledge and memory
+    (``why``: the reason sink, sim.core.reasons)."""
     return View(st.role_of.shape[0], day, runoff, R, st.alive[0], readonly_nb(st.out_how),
                 readonly_nb(st.out_day), readonly_nb(st.revived), readonly_nb(st.claim_role),
                 readonly_nb(st.claim_res), readonly_nb(st.claimed), readonly_nb(st.said), me, st.role_of[me], readonly_nb(row_nb(st.know, me)),
                 st.hati_last[me], np.uint64(st.pal_last[me]), readonly_nb(row_nb(st.knobs, (st.masks[0] >> np.uint64(me)) & U1)),
-                row_nb(st.mem, me))
+                row_nb(st.mem, me), why)
 
 
 @nb.njit(inline="always")
-def judge_view_nb(st, R, me, day, runoff, marked, protected):
+def judge_view_nb(st, R, me, day, runoff, marked, protected, why):
     """An oracle's view: the honest fields and the judge's hidden state."""
     return JudgeView(st.role_of.shape[0], day, runoff, R, st.alive[0], readonly_nb(st.out_how),
                      readonly_nb(st.out_day), readonly_nb(st.revived), readonly_nb(st.claim_role),
@@ -100,7 +103,7 @@ def judge_view_nb(st, R, me, day, runoff, marked, protected):
                      st.hati_last[me], np.uint64(st.pal_last[me]),
                      readonly_nb(row_nb(st.knobs, (st.masks[0] >> np.uint64(me)) & U1)), row_nb(st.mem, me),
                      readonly_nb(st.role_of), st.masks[0], marked, protected, readonly_nb(st.hati_last),
-                     readonly_nb(st.pal_last), readonly_nb(st.know))
+                     readonly_nb(st.pal_last), readonly_nb(st.know), why)
 
 
 @nb.njit(inline="always")

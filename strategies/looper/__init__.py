@@ -30,6 +30,10 @@ the judge's state (an ``OracleView``: the player's fields plus ``key``, ``setup`
 PlayerView, so they cannot read hidden state. ``oracle_key`` and ``oracle_planner`` are the
 built-in oracles. ``bayes`` / ``planner`` / ``oracle_planner``: strategies/looper/bayes.py.
 
+A hook may say why it decided, for ``sim GAME trace``: ``reason_nb(view.why, kind, a, b,
+score)`` (sim.core.reasons; the kinds: sim.looper.enums.WHY: at_risk, candidate, prevents, …); in a batch
+run it compiles to nothing (docs/reference.md, "Reasons from a plug-in").
+
 Run a plug-in once with ``--check-bounds`` (or ``SIM_CHECK_BOUNDS=1``): the kernel and the
 strategies are compiled with bounds checking, and an index outside a view's array is one
 ``error:`` line naming the strategy and the array (:mod:`sim.core.audit`).

@@ -50,9 +50,10 @@ import numpy as np
 
 from sim.core.bits import lowest_nb, popcount_nb
 from sim.core.nrt import keep_alive_nb, unmanaged_nb
+from sim.core.reasons import explaining_nb, reason_nb
 from sim.core.rng import choose_bit_nb, randint_nb, uniform_nb
 from sim.looper.day_nb import S_DEAD, day_finish_nb, day_start_nb
-from sim.looper.enums import I, Precedence
+from sim.looper.enums import I, Precedence, Why
 from sim.looper.game_nb import MEM_BLIND, MEM_DECISIONS
 from strategies.looper.model import (MAX_ENUM, NO_GUEST, _alive_at, _bit, _deaths_nb, _history_nb,  # noqa: F401
                                      _mismatch_nb, _observed, _overridden, _played, _srow, _valid_nb,
@@ -693,6 +694,7 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
     order_o = np.empty(nw, np.int64)
     order = unmanaged_nb(order_o)  # the worlds by their loss so far, largest first
     cur = _mean_loss(view, own, hs, nw, out, 0, wts, pos, cr, base, U0, base, np.inf, order)
+    reason_nb(view.why, Why.LOSS, -1, -1, cur)
     own.mem[M_FORCED] = 0
     if cur <= 0.0 and view.loop == 0:  # nothing to lower, and no earlier loop to free anyone from
         keep_alive_nb(pos_o, loss_o, order_o)
@@ -760,6 +762,8 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
         out[k, 1] = bl
         moved |= _bit(x)
         cur = bv
+        reason_nb(view.why, Why.FREE, x, k)
+        reason_nb(view.why, Why.LOSS, k, -1, cur)
         for w in range(nw):
             base[w] = kept[w]
         k += 1
@@ -805,6 +809,7 @@ def greedy_moves_nb(rng, view, own, hs, nw, wts, out):
         out[k, 1] = bl
         moved |= _bit(bx)
         cur = best
+        reason_nb(view.why, Why.LOSS, k, -1, cur)
         for w in range(nw):
             base[w] = kept[w]
         k += 1
@@ -835,6 +840,38 @@ def _gather(rng, view, own, hs):
 
 
 @nb.njit
+def _explain_worlds_nb(view, own, hs, nw, out):
+    """The reason behind a decision on the worlds ``hs[:nw]`` (a trace only): the
+    key-person candidates by their share of the worlds (the three largest), and each
+    living character at risk this morning in some world, with the share of those worlds.
+    Called after the decision: it reuses the day buffer the decision is done with."""
+    if not explaining_nb(view.why) or nw == 0:
+        return
+    n = view.rules.info[I.N_CHARS]
+    keys = np.zeros(n)
+    risk = np.zeros(n)
+    pos = np.empty(n, np.int64)
+    for w in range(nw):
+        keys[hs[w, 0]] += 1.0 / nw
+        r = _risk_nb(view, own, hs[w], out, 0, pos)
+        while r:
+            risk[lowest_nb(r)] += 1.0 / nw
+            r &= r - U1
+    for _ in range(3):
+        b = -1
+        for i in range(n):
+            if keys[i] > 0.0 and (b < 0 or keys[i] > keys[b]):
+                b = i
+        if b < 0:
+            break
+        reason_nb(view.why, Why.CANDIDATE, b, -1, keys[b])
+        keys[b] = 0.0
+    for i in range(n):
+        if risk[i] > 0.0:
+            reason_nb(view.why, Why.AT_RISK, i, -1, risk[i])
+
+
+@nb.njit
 def _n_samples(view):
     return max(1, np.int64(_knob(view, K_SAMPLES, 8.0)))
 
@@ -848,6 +885,7 @@ def bayes_move_nb(rng, view, own, out):
     nw = _gather(rng, view, own, hs)
     _weights(view, own, wts, -1)
     k = greedy_moves_nb(rng, view, own, hs, nw, wts, out)
+    _explain_worlds_nb(view, own, hs, nw, out)
     keep_alive_nb(owned)
     return k
 
@@ -1126,6 +1164,11 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
         out[j, 0] = cm[bc, j, 0]
         out[j, 1] = cm[bc, j, 1]
     k = ck[bc]
+    if explaining_nb(view.why):  # the chosen set's rollout value, and the greedy set's and none's
+        reason_nb(view.why, Why.ROLLOUT, bc, 1, score[bc] / runs[bc])
+        for c in range(2):
+            if c != bc and not dup[c]:
+                reason_nb(view.why, Why.ROLLOUT, c, 0, score[c] / runs[c])
     keep_alive_nb(pos_o, owned, first_o)
     return k
 
@@ -1139,6 +1182,7 @@ def planner_move_nb(rng, view, own, out):
     nw = _gather(rng, view, own, hs)
     _weights(view, own, wts, -1)
     k = plan_nb(rng, view, own, hs, nw, wts, out)
+    _explain_worlds_nb(view, own, hs, nw, out)
     keep_alive_nb(owned)
     return k
 
@@ -1155,6 +1199,7 @@ def oracle_planner_move_nb(rng, view, own, out):
         hs[0, j] = view.setup[j]
     _weights(view, own, wts, view.key)
     k = plan_nb(rng, view, own, hs, 1, wts, out)
+    _explain_worlds_nb(view, own, hs, 1, out)
     keep_alive_nb(owned)
     return k
 

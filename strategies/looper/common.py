@@ -10,8 +10,9 @@ import numba as nb
 import numpy as np
 
 from sim.core.bits import lowest_nb, popcount_nb
+from sim.core.reasons import explaining_nb, reason_nb
 from sim.core.rng import randint_nb
-from sim.looper.enums import F, I, Kind
+from sim.looper.enums import F, I, Kind, Why
 from sim.looper.day_nb import S_DEAD, day_start_nb
 
 U1 = np.uint64(1)
@@ -135,6 +136,8 @@ def protect_with_nb(rng, view, own, protect_mask, out, max_moves, protagonist_fi
     if that is at least ``min_gain`` fewer than now. At most ``max_moves`` moves a day
     (and the rules' limit). A character is at risk when a day on the believed layout
     kills it, or (``count_choices``) it is a candidate of a "one character dies" rule.
+    Its reason (a trace): the protected characters at risk on the believed layout, and for
+    each move those it takes out of danger.
     """
     R = view.rules
     n = R.info[I.N_CHARS]
@@ -145,6 +148,11 @@ def protect_with_nb(rng, view, own, protect_mask, out, max_moves, protagonist_fi
     pos = np.empty(n, np.int64)
     believed_layout_nb(view, mem, pos)
     risk = _risk_count_nb(pos, alive, R, own.buf, protect_mask, count_choices)
+    if explaining_nb(view.why):
+        t = risk
+        while t:
+            reason_nb(view.why, Why.AT_RISK, lowest_nb(t), -1, 1.0)
+            t &= t - U1
     k = 0
     tried = np.uint64(0)
     moved = np.uint64(0)
@@ -194,6 +202,12 @@ def protect_with_nb(rng, view, own, protect_mask, out, max_moves, protagonist_fi
             out[k, 0] = best_x
             out[k, 1] = best_l
             k += 1
+            before = risk
             risk = _risk_count_nb(pos, alive, R, own.buf, protect_mask, count_choices)
+            if explaining_nb(view.why):
+                t = before & ~risk
+                while t:
+                    reason_nb(view.why, Why.PREVENTS, lowest_nb(t), k - 1)
+                    t &= t - U1
             tried = np.uint64(0)  # the layout changed: everyone at risk is worth a new try
     return k

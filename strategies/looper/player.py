@@ -3,8 +3,10 @@ state); ``oracle_key`` is the labelled exception (it reads the judge's key perso
 import numba as nb
 import numpy as np
 
+from sim.core.bits import popcount_nb
+from sim.core.reasons import explaining_nb, reason_nb
 from sim.core.rng import choose_bit_nb, randint_nb
-from sim.looper.enums import I
+from sim.looper.enums import I, Why
 from strategies.looper.common import protect_knobs_nb, protect_nb
 
 U1 = np.uint64(1)
@@ -85,8 +87,14 @@ def _candidates_nb(view, mem):
 
 @nb.njit
 def deducer_move_nb(rng, view, own, out):
-    """Protect the protagonist and the key-person candidates left by earlier loops."""
+    """Protect the protagonist and the key-person candidates left by earlier loops (its
+    reason, in a trace: those candidates, then the protection's)."""
     cand = _candidates_nb(view, own.mem)
+    if explaining_nb(view.why):
+        c = cand & view.alive
+        for i in range(64):
+            if (c >> np.uint64(i)) & U1:
+                reason_nb(view.why, Why.CANDIDATE, i, -1, 1.0 / popcount_nb(c))
     return protect_knobs_nb(rng, view, own, U1 | (cand & view.alive), out)
 
 

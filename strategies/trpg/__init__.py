@@ -18,6 +18,10 @@ stream and ``view`` its read-only sim.trpg.views.View (the whitelist of
 docs/rules/trpg.md "What the player knows"); a plug-in whose function is named
 ``oracle_…`` gets the judge's sim.trpg.views.OracleView instead.
 
+A hook may say why it decided, for ``sim GAME trace``: ``reason_nb(view.why, kind, a, b,
+score)`` (sim.core.reasons; the kinds: sim.trpg.enums.WHY: rule, value, random, expected, …); in a batch
+run it compiles to nothing (docs/reference.md, "Reasons from a plug-in").
+
 Run a plug-in once with ``--check-bounds`` (or ``SIM_CHECK_BOUNDS=1``): the kernel and the
 strategies are compiled with bounds checking, and an index outside a view's array is one
 ``error:`` line naming the strategy and the array (:mod:`sim.core.audit`).

@@ -12,16 +12,22 @@ guard (the equipped weapon, else an arm) leaves the least expected damage, an ar
 counting the roll penalty the hurt arm brings to ``strategy.arm_horizon`` later attacks;
 dodge only when its chance is at least ``strategy.dodge_threshold`` (T-11).
 
+Reasons (``sim trpg trace``, sim.core.reasons): a target states its rule and the three
+best candidates by that rule's value (the chosen one first); a reaction its rule and, for
+``auto``, the dodge chance and the expected damage of each option it weighed.
+
 ``oracle_focus`` (an oracle: it reads the judge's view, sim.trpg.views.OracleView) attacks
 the candidate with the lowest exact HP — the ``weakest`` of a table that shows HP.
 """
 import numba as nb
 import numpy as np
 
-from sim.core.bits import lowest_nb
+from sim.core.bits import lowest_nb, popcount_nb
+from sim.core.reasons import explaining_nb, rank_nb, reason_nb
 from sim.core.rng import choose_bit_nb
-from sim.trpg.enums import B, CF, K, RE, WF
-from sim.trpg.rules_nb import G_ARM, G_DIGIT, G_NONE, G_ROLL, auto_choice_nb, dice_mean2_nb, p_success216_nb
+from sim.trpg.enums import B, CF, K, RE, WF, Why
+from sim.trpg.rules_nb import (G_ARM, G_DIGIT, G_NONE, G_ROLL, auto_choice_nb, auto_costs_nb, dice_mean2_nb,
+                               p_success216_nb)
 from sim.trpg.views import view_distance_nb
 
 U1 = np.uint64(1)
@@ -38,10 +44,24 @@ def _mean2_nb(view, d):
 
 
 @nb.njit(forceinline=True)
+def _target_value_nb(view, how, actor, j):
+    """The value the target rule ``how`` maximises for candidate j (1 weakest, 2 nearest, 3 dangerous)."""
+    if how == 1:
+        return -view.hp[j] if view.hp_public == 1 else -view.hp_band[j]
+    if how == 2:
+        return -view_distance_nb(view, actor, j)
+    w = view.equip[j]
+    skill = view.melee[j] if view.weapons[w, WF.KIND] == K.MELEE else view.shooting[j]
+    return p_success216_nb(skill, 0) * _mean2_nb(view, view.weapons[w, WF.DICE])
+
+
+@nb.njit(forceinline=True)
 def builtin_target_nb(rng, view, actor, cands):
     """Per-character choice: random | weakest | nearest | most dangerous (ties: sheet order)."""
     how = view.sheet[CF.S_TARGET]
+    reason_nb(view.why, Why.RULE, 0, how)
     if how == 0:
+        reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(cands))
         return choose_bit_nb(rng, cands)
     best = -1
     best_v = 0
@@ -49,17 +69,19 @@ def builtin_target_nb(rng, view, actor, cands):
     while m:
         j = lowest_nb(m)
         m &= m - U1
-        if how == 1:
-            v = -view.hp[j] if view.hp_public == 1 else -view.hp_band[j]
-        elif how == 2:
-            v = -view_distance_nb(view, actor, j)
-        else:
-            w = view.equip[j]
-            skill = view.melee[j] if view.weapons[w, WF.KIND] == K.MELEE else view.shooting[j]
-            v = p_success216_nb(skill, 0) * _mean2_nb(view, view.weapons[w, WF.DICE])
+        v = _target_value_nb(view, how, actor, j)
         if best < 0 or v > best_v:
             best = j
             best_v = v
+    if explaining_nb(view.why):  # the rule's own quantity: HP (band), distance, expected damage
+        sc = np.zeros(view.x.shape[0])
+        m = cands
+        while m:
+            j = lowest_nb(m)
+            m &= m - U1
+            v = _target_value_nb(view, how, actor, j)
+            sc[j] = v / 432.0 if how == 3 else -v
+        rank_nb(view.why, Why.VALUE, sc, cands, best, 3, 1.0 if how == 3 else -1.0)
     return best
 
 
@@ -67,6 +89,7 @@ def builtin_target_nb(rng, view, actor, cands):
 def builtin_reaction_nb(rng, view, d, attacker, can_dodge):
     """none | dodge | guard | auto (dodge when its chance >= the sheet's threshold, else guard)."""
     how = view.sheet[CF.S_REACTION]
+    reason_nb(view.why, Why.RULE, 1, how)
     if how == RE.NONE:
         return 0
     if how == RE.DODGE:
@@ -98,9 +121,18 @@ def builtin_reaction_nb(rng, view, d, attacker, can_dodge):
         kind = G_ARM
     melee = view.weapons[me, WF.KIND] == K.MELEE
     skill = view.sheet[CF.MELEE] if melee else view.sheet[CF.SHOOTING]
-    return auto_choice_nb(can_dodge, p_success216_nb(view.sheet[CF.DODGE], st[B.SYM_PEN]),
-                          view.sheet[CF.S_DODGE_MIN], d2, kind, g2, skill, pen,
-                          _mean2_nb(view, view.weapons[me, WF.DICE]), view.sheet[CF.S_ARM_HORIZON])
+    pd = p_success216_nb(view.sheet[CF.DODGE], st[B.SYM_PEN])
+    my2 = _mean2_nb(view, view.weapons[me, WF.DICE])
+    if explaining_nb(view.why):
+        reason_nb(view.why, Why.DODGE_CHANCE, -1, 0, pd / 216.0)
+        reason_nb(view.why, Why.DODGE_CHANCE, -1, 1, view.sheet[CF.S_DODGE_MIN] / 216.0)
+        e = auto_costs_nb(can_dodge, pd, view.sheet[CF.S_DODGE_MIN], d2, kind, g2, skill, pen, my2,
+                          view.sheet[CF.S_ARM_HORIZON])
+        for o in range(3):
+            if e[o] >= 0:
+                reason_nb(view.why, Why.EXPECTED, o, -1, e[o] / 432.0)
+    return auto_choice_nb(can_dodge, pd, view.sheet[CF.S_DODGE_MIN], d2, kind, g2, skill, pen, my2,
+                          view.sheet[CF.S_ARM_HORIZON])
 
 
 @nb.njit(forceinline=True)

@@ -9,6 +9,10 @@ default to the random ones. A family whose name starts with ``oracle_`` receives
 judge's view instead (``JudgeView``, :mod:`sim.werewolf.views`) and every output that used
 it is labelled.
 
+A hook may say why it decided, for ``sim GAME trace``: ``reason_nb(view.why, kind, a, b,
+score)`` (sim.core.reasons; the kinds: sim.werewolf.enums.WHY: suspect, trust, threshold, …); in a batch
+run it compiles to nothing (docs/reference.md, "Reasons from a plug-in").
+
 Run a plug-in once with ``--check-bounds`` (or ``SIM_CHECK_BOUNDS=1``): the kernel and the
 strategies are compiled with bounds checking, and an index outside a view's array is one
 ``error:`` line naming the strategy and the array (:mod:`sim.core.audit`).

@@ -3,8 +3,9 @@ import numba as nb
 import numpy as np
 
 from sim.core.bits import lowest_nb, popcount_nb
+from sim.core.reasons import reason_nb
 from sim.core.rng import choose_bit_nb, randint_nb, uniform_nb
-from sim.werewolf.enums import WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_REVIVE, RF
+from sim.werewolf.enums import WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_REVIVE, RF, Why
 
 U1 = np.uint64(1)
 
@@ -16,6 +17,7 @@ def others_alive_nb(view):
 
 @nb.njit(forceinline=True)
 def random_vote_nb(rng, view, cands):
+    reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(cands))  # the reason, in a trace
     return choose_bit_nb(rng, cands)
 
 
@@ -86,6 +88,7 @@ def random_witch_nb(rng, view):
 
 @nb.njit(forceinline=True)
 def random_attack_nb(rng, view, cands):
+    reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(cands))
     return choose_bit_nb(rng, cands)
 
 

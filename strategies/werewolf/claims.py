@@ -51,6 +51,11 @@ The wolves attack the most trusted village-team claimer, else a random village-t
 participant; they vote the most trusted village-team claimer, else the participant the
 village trusts most; hati marks someone no seer claimer has read yet (``frame``).
 
+Reasons (``sim werewolf trace``, :mod:`sim.core.reasons`): a vote, a witch's potion, a
+protection and an attack state the ranking behind them — the chosen participant first,
+then the next two of the same suspicion (or trust) ranking, with their scores — and the
+threshold a potion was weighed against; computed only in a trace.
+
 Speed: every helper is inlined into its hook (a view passed to a non-inlined call costs
 more than the work) and scratch arrays live on the stack (:func:`sim.core.nrt.scratch_nb`).
 The inlining is LLVM's (``forceinline=True``), not numba's (``inline="always"`` copies and
@@ -63,9 +68,10 @@ import numpy as np
 from sim.core.bits import highest_nb, lowest_nb, popcount_nb
 from sim.core.knobs import Knob
 from sim.core.nrt import scratch_nb
+from sim.core.reasons import explaining_nb, rank_nb, reason_nb
 from sim.core.rng import choose_bit_nb
 from sim.werewolf.enums import (CLAIM_BASE, CLAIM_MEDIUM, CLAIM_SEER, WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS,
-                                WITCH_REVIVE, Ab, How, RF, V)
+                                WITCH_REVIVE, Ab, How, RF, V, Why)
 from strategies.werewolf.basic import (chance_nb, knob_nb, known_nb as _known_nb, others_alive_nb, random_mark_nb,
                                       random_protect_nb, random_subset_nb)
 
@@ -362,6 +368,32 @@ def _most_trusted_nb(mask, claimers, trust):
     return best
 
 
+@nb.njit(forceinline=True)
+def _explain_suspicion_nb(view, trust, claimers, mask, chosen, own, w_rep, w_fake, sign):
+    """The suspicion ranking behind a choice among ``mask`` (``sign`` -1: the least
+    suspected first). Only in a trace: the caller tests :func:`explaining_nb`."""
+    sc = np.zeros(view.n)
+    prior = prior_nb(view)
+    m = mask
+    while m:
+        j = lowest_nb(m)
+        m &= m - U1
+        sc[j] = suspicion_of_nb(view, trust, claimers, j, own, w_rep, w_fake, prior)
+    rank_nb(view.why, Why.SUSPECT, sc, mask, chosen, 3, sign)
+
+
+@nb.njit(forceinline=True)
+def _explain_trust_nb(view, trust, mask, chosen):
+    """The trust ranking of the claimers in ``mask`` behind a choice (trace only)."""
+    sc = np.zeros(view.n)
+    m = mask
+    while m:
+        j = lowest_nb(m)
+        m &= m - U1
+        sc[j] = trust[j]
+    rank_nb(view.why, Why.TRUST, sc, mask, chosen, 3, 1.0)
+
+
 # ------------------------------------------------------------------------- village
 
 @nb.njit(forceinline=True)
@@ -371,6 +403,9 @@ def village_vote_nb(rng, view, cands):
     m = cands & ~_bit(view.me)
     agree = knob_nb(view, KV_AGREE, 1.0) != 0.0
     t, _ = _village_extreme_nb(rng, view, trust, claimers, m if m else cands, agree)
+    if explaining_nb(view.why):
+        _explain_suspicion_nb(view, trust, claimers, m if m else cands, t, True, knob_nb(view, KV_REPORT, 1.0),
+                              knob_nb(view, KV_FAKE, 1.0), 1.0)
     return t
 
 
@@ -434,6 +469,8 @@ def village_protect_nb(rng, view):
         seer = _most_trusted_nb(avail & view.claimed[CLAIM_SEER], claimers, trust)
         if seer >= 0 and trust[seer] >= trust[first]:
             first = seer
+    if explaining_nb(view.why):
+        _explain_trust_nb(view, trust, avail & claimers, first)
     last = view.last_protect
     m = _bit(first) if first >= 0 else np.uint64(0)
     rest = avail & ~m
@@ -463,11 +500,18 @@ def village_witch_nb(rng, view):
     others = others_alive_nb(view)
     if others:
         t, s = _village_extreme_nb(rng, view, trust, claimers, others, False)
+        if explaining_nb(view.why):
+            _explain_suspicion_nb(view, trust, claimers, others, t, True, knob_nb(view, KV_REPORT, 1.0),
+                                  knob_nb(view, KV_FAKE, 1.0), 1.0)
+            reason_nb(view.why, Why.THRESHOLD, -1, -1, knob_nb(view, KV_WITCH_KILL, 1.5))
         if s >= knob_nb(view, KV_WITCH_KILL, 1.5):
             return WITCH_ELIMINATE * WITCH_BASE + t
     full = (U1 << np.uint64(n)) - U1
     dead = full & ~view.alive & ~_bit(view.me)
     best = _most_trusted_nb(dead, claimers, trust)
+    if explaining_nb(view.why) and best >= 0:
+        reason_nb(view.why, Why.TRUST, best, -1, trust[best])
+        reason_nb(view.why, Why.THRESHOLD, -1, -1, knob_nb(view, KV_WITCH_REVIVE, 1.0))
     if best >= 0 and trust[best] >= knob_nb(view, KV_WITCH_REVIVE, 1.0):
         return WITCH_REVIVE * WITCH_BASE + best
     return WITCH_PASS * WITCH_BASE
@@ -495,8 +539,12 @@ def wolf_vote_nb(rng, view, cands):
     claimers = trust_nb(view, trust, 1.0)
     c = _most_trusted_nb(m, claimers, trust)
     if c >= 0:
+        if explaining_nb(view.why):
+            _explain_trust_nb(view, trust, m & claimers, c)
         return c
     t, _ = _extreme_nb(rng, view, trust, claimers, m, False, -1.0, 1.0, 1.0)  # the one the village trusts most
+    if explaining_nb(view.why):
+        _explain_suspicion_nb(view, trust, claimers, m, t, False, 1.0, 1.0, -1.0)
     return t
 
 
@@ -510,9 +558,13 @@ def wolf_attack_nb(rng, view, cands):
     if last >= 0 and _has(cands, last) and popcount_nb(cands) > 1 \
             and chance_nb(rng, knob_nb(view, KW_DODGE, 1.0)):
         m = cands & ~_bit(last)
+        reason_nb(view.why, Why.AVOID, last)
     c = _most_trusted_nb(m, claimers, trust)
     if c < 0:
         c = choose_bit_nb(rng, m)
+        reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(m))
+    elif explaining_nb(view.why):
+        _explain_trust_nb(view, trust, m & claimers, c)
     view.mem[MEM_ATTACKED] = c + 1
     return c
 
