@@ -367,13 +367,17 @@ def _hook_fns(s) -> tuple:
 def strategy_kernel(p, w):
     """The chunk kernel of a player and a scriptwriter (strategy objects, or anything with
     their hook functions as attributes); an ``oracle_…`` player gets the judge's state as its
-    view, every other one the PlayerView. A shipped player plays every shipped scriptwriter
-    in one kernel, compiled once (:func:`sim.core.kernels.families`). The players are not
-    put together: one kernel holding bayes, planner and the others took over 8 CPU minutes
-    to compile (unfinished), against about a minute for bayes's own."""
+    view, every other one the PlayerView. Each pair has a kernel of its own (a Choice of one
+    candidate per hook): the shared kernels of Werewolf and race do not pay here. All
+    players in one kernel ran 8 CPU minutes without finishing, and bayes with the three
+    scriptwriters spent over 11 CPU minutes in numba's reference-count pruning pass
+    (RefPrune's diamond search, quadratic in a function's size) without finishing, in
+    ``sim precompile`` on the loaded machine (2026-12-06); bayes with the random
+    scriptwriter alone also took over 5 minutes there, so the Looper's compile time is
+    its players' own size, left to issue 42."""
     shipped = _SHIPPED or [(), ()]
-    # a player's group is itself, the scriptwriters' one group
-    (pc, pi), (wc, wi) = families((p, w), shipped, _hook_fns, lambda s: _hook_fns(s) if hasattr(s, "move") else ())
+    # every strategy a group of its own: one kernel per pair
+    (pc, pi), (wc, wi) = families((p, w), shipped, _hook_fns, _hook_fns)
     return chunk_kernel(Choice(c[0] for c in pc), Choice(c[1] for c in pc), Choice(c[0] for c in wc),
                         Choice(c[1] for c in wc), pc[0][2], sel=(pi, wi))
 
