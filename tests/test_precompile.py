@@ -60,5 +60,7 @@ def test_kernel_pairs_cover_each_kind_of_view():
     from strategies.looper import PLAYERS
 
     assert sorted(p["player"] for p in lp) == PLAYERS.names()
-    tr = [p for _, p in get("trpg").kernel_pairs()]
-    assert any("oracle_focus" in p.values() for p in tr) and any("oracle_focus" not in p.values() for p in tr)
+    from sim.trpg.game import scenario_oracles
+
+    tr = [scenario_oracles(s) for s, _ in get("trpg").kernel_pairs()]
+    assert any(any("oracle_focus" in v for v in o.values()) for o in tr) and any(not o for o in tr)

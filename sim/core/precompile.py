@@ -45,7 +45,9 @@ def compile_one(name: str, i: int) -> tuple[str, str, float]:
     setup, given = game.kernel_pairs()[i]
     strategies = game.strategies(given, setup)
     game.run(setup, strategies, 2, 0)
-    return name, " vs ".join(given.values()), time.perf_counter() - t
+    named = game.setup_oracles(setup)  # strategies the setup itself names (a TRPG sheet's oracle)
+    label = " vs ".join(given.values()) + (f" ({', '.join(f'{k}: {v}' for k, v in named.items())})" if named else "")
+    return name, label, time.perf_counter() - t
 
 
 def precompile(only: Iterable[str] = (), jobs: int | None = None, *, out=sys.stderr) -> float:

@@ -61,8 +61,8 @@ class Trpg(Game):
         """The built-in profiles are data in one kernel; a sheet naming ``oracle_focus`` is
         the other (sim precompile)."""
         setup = self.setup(scenario="alley")
-        sides = self.sides_of(setup)
-        return [(setup, {s: "sheet" for s in sides}), (setup, {sides[0]: "oracle_focus", sides[1]: "sheet"})]
+        oracle = self.setup(sets=['characters.host.strategy.target="oracle_focus"'], scenario="alley")
+        return [(s, {side: "sheet" for side in self.sides_of(s)}) for s in (setup, oracle)]
 
     def setup_oracles(self, setup):
         from sim.trpg.game import scenario_oracles
