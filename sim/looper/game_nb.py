@@ -372,9 +372,7 @@ def strategy_kernel(p, w):
     players in one kernel ran 8 CPU minutes without finishing, and bayes with the three
     scriptwriters spent over 11 CPU minutes in numba's reference-count pruning pass
     (RefPrune's diamond search, quadratic in a function's size) without finishing, in
-    ``sim precompile`` on the loaded machine (2026-12-06); bayes with the random
-    scriptwriter alone also took over 5 minutes there, so the Looper's compile time is
-    its players' own size, left to issue 42."""
+    ``sim precompile`` on the loaded machine (2026-12-06; docs/performance.md)."""
     shipped = _SHIPPED or [(), ()]
     # every strategy a group of its own: one kernel per pair
     (pc, pi), (wc, wi) = families((p, w), shipped, _hook_fns, _hook_fns)
