@@ -455,7 +455,7 @@ def games() -> dict[str, Game]:
     that fails to load is left out (``get`` names the reason), so one broken plug-in
     package does not take the other games down with it."""
     global _ALL
-    if not _ALL:
+    if _ALL != id(_GAMES):  # not yet loaded into this registry (tests swap it for a fresh one)
         for name, target in BUILTIN.items():
             if name not in _GAMES:
                 _GAMES[name] = _load(target, f"game {name!r}")
@@ -466,12 +466,12 @@ def games() -> dict[str, Game]:
                 _GAMES[name] = _load(target, f"game {name!r}")
             except Exception as e:  # noqa: BLE001 - a plug-in's own bug
                 _BROKEN[name] = f"{target}: {type(e).__name__}: {e}"
-        _ALL = True
+        _ALL = id(_GAMES)
     order = [*BUILTIN, *sorted(n for n in _GAMES if n not in BUILTIN)]  # as listed, whatever loaded first
     return {n: _GAMES[n] for n in order if n in _GAMES}
 
 
-_ALL = False  # every game loaded (games()); load_one loads one
+_ALL: int | None = None  # id of the registry every game was loaded into (games()); load_one loads one
 
 
 def game_names() -> list[str]:
