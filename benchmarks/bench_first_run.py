@@ -52,8 +52,8 @@ def pairs(game: str) -> list[list[str]]:
         from strategies.werewolf import SHIPPED
         return [["--village", v.name, "--wolves", w.name] for v, w in itertools.product(*SHIPPED)]
     if game == "looper":
-        from strategies.looper import SHIPPED
-        return [["--player", p.name, "--scriptwriter", w.name] for p, w in itertools.product(*SHIPPED)]
+        from strategies.looper import PLAYERS, SCRIPTWRITERS
+        return [["--player", p, "--scriptwriter", w] for p, w in itertools.product(PLAYERS.names(), SCRIPTWRITERS.names())]
     if game == "trpg":  # the profiles are data in the scenario: one kernel plays them all
         return [["alley"], ["squad"]]
     return []

@@ -152,8 +152,6 @@ def knob_label(roster: Setup, side: str, s) -> str:
 
 def kernel_for(p: PlayerStrategy, w: ScriptwriterStrategy):
     """The chunk kernel of a player and a scriptwriter (:func:`sim.looper.game_nb.strategy_kernel`)."""
-    import strategies.looper  # noqa: F401 - registers the shipped strategies with game_nb
-
     return strategy_kernel(p, w)
 
 

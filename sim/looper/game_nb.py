@@ -27,7 +27,7 @@ from collections import namedtuple
 import numpy as np
 
 from sim.core.bits import lowest_nb
-from sim.core.kernels import Choice, Selected, families, kernel_template, specialize
+from sim.core.kernels import Selected, kernel_template, specialize
 from sim.core.guard import guarded_copy_nb, guarded_nb
 from sim.core.nrt import keep_alive_nb, unmanaged_nb
 from sim.core.reasons import explain_nb, new_why_nb
@@ -76,9 +76,9 @@ def setup_size(R) -> int:
 
 
 # The template's hooks are bound to real strategies by sim.core.kernels.specialize.
-# p_move, p_name, w_setup and w_choose are called with their side's selector first: one
-# kernel plays every shipped player and scriptwriter (sim.core.kernels.Choice); the
-# player's view builder is one per kernel.
+# p_move, p_name, w_setup and w_choose are called with their side's selector first, so a
+# kernel could hold several candidates (sim.core.kernels.Choice); the Looper binds one per
+# pair (strategy_kernel says why), and the player's view builder is one per kernel.
 @kernel_template(hooks=("p_move", "p_name", "p_view", "w_setup", "w_choose"),
                  chosen=("p_move", "p_name", "w_setup", "w_choose"))
 def play_chunk_nb(key, start, count, R, w_params, wrong_name_ends, fixed_key, p_knobs, w_knobs, out, log, sel):
@@ -348,36 +348,15 @@ def chunk_kernel(p_move, p_name, w_setup, w_choose, p_view=player_view_nb, sel=(
                                                "w_setup": w_setup, "w_choose": w_choose}), sel)
 
 
-_SHIPPED: list = []  # (players, scriptwriters) shipped with the project, from strategies.looper
-
-
-def ship(players, scriptwriters) -> None:
-    """Called by strategies.looper once it registered its strategies (the game does not
-    import the strategies: they import it)."""
-    _SHIPPED[:] = [tuple(players), tuple(scriptwriters)]
-
-
-def _hook_fns(s) -> tuple:
-    """A player's (move, name, view builder) or a scriptwriter's (setup, choose) functions."""
-    if hasattr(s, "move"):
-        return (s.move, s.name_key, oracle_view_nb if is_oracle(s) else player_view_nb)
-    return (s.setup, s.choose)
-
-
 def strategy_kernel(p, w):
     """The chunk kernel of a player and a scriptwriter (strategy objects, or anything with
     their hook functions as attributes); an ``oracle_…`` player gets the judge's state as its
-    view, every other one the PlayerView. Each pair has a kernel of its own (a Choice of one
-    candidate per hook): the shared kernels of Werewolf and race do not pay here. All
-    players in one kernel ran 8 CPU minutes without finishing, and bayes with the three
-    scriptwriters spent over 11 CPU minutes in numba's reference-count pruning pass
-    (RefPrune's diamond search, quadratic in a function's size) without finishing, in
-    ``sim precompile`` on the loaded machine (2026-12-06; docs/performance.md)."""
-    shipped = _SHIPPED or [(), ()]
-    # every strategy a group of its own: one kernel per pair
-    (pc, pi), (wc, wi) = families((p, w), shipped, _hook_fns, _hook_fns)
-    return chunk_kernel(Choice(c[0] for c in pc), Choice(c[1] for c in pc), Choice(c[0] for c in wc),
-                        Choice(c[1] for c in wc), pc[0][2], sel=(pi, wi))
+    view, every other one the PlayerView. Each pair has a kernel of its own (unlike
+    Werewolf's and race's shared kernels): all players in one kernel ran 8 CPU minutes
+    without finishing, and bayes with the three scriptwriters spent over 11 CPU minutes in
+    numba's reference-count pruning pass without finishing, in ``sim precompile`` on the
+    loaded machine (2026-12-06; docs/performance.md)."""
+    return chunk_kernel(p.move, p.name_key, w.setup, w.choose, oracle_view_nb if is_oracle(p) else player_view_nb)
 
 
 NO_KNOBS = np.zeros(1, np.float64)  # a strategy without knobs (knob_vector's form: never empty)

@@ -48,7 +48,6 @@ import numpy as np
 
 from sim.core.knobs import Knob
 from sim.core.plugins import Registry
-from sim.looper import game_nb as _game_nb
 from sim.core.views import is_oracle
 from sim.errors import SimInputError
 from strategies.looper import bayes as _b
@@ -214,8 +213,3 @@ SCRIPTWRITERS.register("adversarial", ScriptwriterStrategy(
     "adversarial", _w.pool_setup_nb, _w.adversarial_choose_nb, adversarial_prepare,
     doc="searches setups that kill the key person early (against = the player it scores them against); "
         "kills the key person or protagonist when it can", knobs=ADVERSARIAL_KNOBS))
-
-# The strategies shipped with the project, in name order: one kernel plays any pair of them
-# (sim.core.kernels.families), whatever a plug-in registers later.
-SHIPPED = (tuple(PLAYERS.get(n) for n in PLAYERS.names()), tuple(SCRIPTWRITERS.get(n) for n in SCRIPTWRITERS.names()))
-_game_nb.ship(*SHIPPED)
