@@ -198,18 +198,14 @@ def precompile_cmd(
 ) -> None:
     """Compile the kernels of every built-in strategy now, in parallel processes (make
     install does this), so no later command waits for a compile."""
-    from sim.core.game import games
+    from sim.core.game import game_names
     from sim.core.precompile import precompile
-    from sim.errors import SimInputError
+    from sim.errors import SimInputError, did_you_mean
 
-    known = games()
+    known = game_names()
     for g in game or ():
         if g not in known:
-            import difflib
-
-            close = difflib.get_close_matches(g, list(known), n=1)
-            raise SimInputError(f"no game {g!r}" + (f" (did you mean {close[0]!r}?)" if close else "")
-                                + f"; games: {', '.join(known)}")
+            raise SimInputError(f"no game {g!r}{did_you_mean(g, known)}; games: {', '.join(known)}")
     if jobs < 0:
         raise SimInputError("--jobs must be at least 1 (0: one per core)")
     precompile(game or (), jobs or None)
