@@ -24,7 +24,7 @@ from numba.extending import overload
 from sim.errors import SimInputError, did_you_mean
 
 WIDTH = 8            # code + 7 arguments
-CAPACITY = 1 << 16   # events per game; a game that would need more is reported as cut
+CAPACITY = 1 << 18   # events per game (a 200-day Werewolf stalemate of 9,550 runoffs logs 50,000+); more is reported as cut
 
 
 def emit_nb(log, code, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
