@@ -50,14 +50,16 @@ import numpy as np
 
 from sim.core.bits import lowest_nb, popcount_nb
 from sim.core.nrt import keep_alive_nb, unmanaged_nb
+from sim.core.opaque import opaque
 from sim.core.reasons import explaining_nb, reason_nb
 from sim.core.rng import choose_bit_nb, randint_nb, uniform_nb
-from sim.looper.day_nb import S_DEAD, day_finish_nb, day_start_nb
+from sim.looper.day_nb import S_DEAD
 from sim.looper.enums import I, Precedence, Why
 from sim.looper.game_nb import MEM_BLIND, MEM_DECISIONS
 from strategies.looper.model import (MAX_ENUM, NO_GUEST, _alive_at, _bit, _deaths_nb, _history_nb,  # noqa: F401
                                      _mismatch_nb, _observed, _overridden, _played, _srow, _valid_nb,
-                                     day_mismatch_nb, history_mismatch_nb, key_mask_nb, layout_nb)
+                                     day_mismatch_nb, history_mismatch_nb, key_mask_nb, layout_nb,
+                                     model_day_finish_nb, model_day_start_nb)
 from strategies.looper.repair import descend_nb, enumerate_nb
 
 U0 = np.uint64(0)
@@ -329,12 +331,12 @@ def _construct_nb(rng, view, own, N, S, W, tmp, Ds, pos, km):
                 b = i
         tried[b] = 1
         h = big[b * S:(b + 1) * S]
-        big[W + b] = descend_nb(rng, view, h, tmp, Ds, own.buf, pos, km, big[W + b])
+        big[W + b] = opaque(descend_nb, (rng, view, h, tmp, Ds, own.buf, pos, km, big[W + b]))
         if big[W + b] == 0:
             return 1
     if own.mem[M_STUCK] == 0:
         h = big[b * S:(b + 1) * S]
-        if enumerate_nb(rng, view, h, Ds, own.buf, pos, km):
+        if opaque(enumerate_nb, (rng, view, h, Ds, own.buf, pos, km)):
             big[W + b] = 0
             return 1
         own.mem[M_STUCK] = 1
@@ -474,7 +476,7 @@ def update_nb(rng, view, own, through_today):
             i = (i + 1) % N
         mem[M_SPENT] += max(spent, 0)
         if live == 0:
-            live = _construct_nb(rng, view, own, N, S, W, tmp, Ds, pos, km)
+            live = opaque(_construct_nb, (rng, view, own, N, S, W, tmp, Ds, pos, km))
         mem[M_EXACT] = 1 if live > 0 else 0
         if live == 0:
             mem[M_LIVE] = 0
@@ -568,7 +570,7 @@ def _loss(view, own, h, mv, k, wts, pos, choice_risk):
     R = view.rules
     buf = own.buf
     layout_nb(R, h, view.day, view.alive, mv, k, pos)
-    nreq = day_start_nb(pos, view.alive, R, buf, None)
+    nreq = model_day_start_nb(pos, view.alive, R, buf)
     dead = buf.st[S_DEAD] & view.alive
     loss = 0.0
     t = dead
@@ -597,7 +599,7 @@ def _risk_nb(view, own, h, mv, k, pos):
     R = view.rules
     buf = own.buf
     layout_nb(R, h, view.day, view.alive, mv, k, pos)
-    nreq = day_start_nb(pos, view.alive, R, buf, None)
+    nreq = model_day_start_nb(pos, view.alive, R, buf)
     risk = buf.st[S_DEAD]
     for r in range(nreq):
         risk |= buf.req_cand[r]
@@ -823,7 +825,7 @@ def _gather(rng, view, own, hs):
     Counts the decision, and whether it is taken holding no hypothesis consistent with
     everything announced (the kernel sums both into the run's counts: ``C_DECISIONS``,
     ``C_BLIND``)."""
-    live = update_nb(rng, view, own, False)
+    live = opaque(update_nb, (rng, view, own, False))
     own.mem[MEM_DECISIONS] += 1
     if live == 0:
         own.mem[MEM_BLIND] += 1
@@ -884,7 +886,7 @@ def bayes_move_nb(rng, view, own, out):
     wts = unmanaged_nb(owned[1])
     nw = _gather(rng, view, own, hs)
     _weights(view, own, wts, -1)
-    k = greedy_moves_nb(rng, view, own, hs, nw, wts, out)
+    k = opaque(greedy_moves_nb, (rng, view, own, hs, nw, wts, out))
     _explain_worlds_nb(view, own, hs, nw, out)
     keep_alive_nb(owned)
     return k
@@ -893,7 +895,7 @@ def bayes_move_nb(rng, view, own, out):
 @nb.njit
 def bayes_name_nb(rng, view, own):
     """R-2 variant: a key-person candidate of the posterior (they are equally likely)."""
-    update_nb(rng, view, own, True)
+    opaque(update_nb, (rng, view, own, True))
     km = np.uint64(own.mem[M_KEY]) & view.alive & ~U1
     if km:
         return choose_bit_nb(rng, km)
@@ -946,11 +948,11 @@ def _rollout(rng, view, own, h, mv, k, wts, pos, horizon, cr):
         if quiet and R.guest_day[d] < 0:
             continue  # the same morning layout as that day (the same moves, the same living): quiet again
         layout_nb(R, h, d, alive, mv, k, pos)
-        nreq = day_start_nb(pos, alive, R, buf, None)
+        nreq = model_day_start_nb(pos, alive, R, buf)
         for r in range(nreq):
             buf.req_victim[r] = _choose_victim(rng, buf.req_cand[r], wts, cr)
         drew |= nreq > 0 and cr < 1.0
-        dead = day_finish_nb(pos, alive, nreq, R, buf, None)
+        dead = model_day_finish_nb(pos, alive, nreq, R, buf)
         alive &= ~dead
         if dead & (U1 | _bit(h[0])):
             return 0.0, used, drew  # the world's loop ends: lost
@@ -1043,7 +1045,7 @@ def plan_nb(rng, view, own, hs, nw, wts, out):
     n = R.info[I.N_CHARS]
     L = R.info[I.N_LOC]
     mpd = R.info[I.MOVES]
-    k0 = greedy_moves_nb(rng, view, own, hs, nw, wts, out)
+    k0 = opaque(greedy_moves_nb, (rng, view, own, hs, nw, wts, out))
     budget = np.int64(_knob(view, K_BUDGET, 256.0))
     horizon = np.int64(_knob(view, K_HORIZON, 1.0))
     alts = np.int64(_knob(view, K_ALTERNATIVES, 6.0))

@@ -13,7 +13,8 @@ from sim.core.bits import lowest_nb, popcount_nb
 from sim.core.reasons import explaining_nb, reason_nb
 from sim.core.rng import randint_nb
 from sim.looper.enums import F, I, Kind, Why
-from sim.looper.day_nb import S_DEAD, day_start_nb
+from sim.looper.day_nb import S_DEAD
+from strategies.looper.model import model_day_start_nb
 
 U1 = np.uint64(1)
 # mem slots used by these helpers (strategies own the others)
@@ -26,7 +27,7 @@ MEM_GUEST = 32    # MEM_GUEST + 2k, +2k+1: guest move k seen in an announcement 
 @nb.njit
 def at_risk_nb(pos, alive, rules, buf):
     """Characters that a day on ``pos`` would kill or could kill (any choice candidate)."""
-    nreq = day_start_nb(pos, alive, rules, buf, None)
+    nreq = model_day_start_nb(pos, alive, rules, buf)
     risk = buf.st[S_DEAD]
     for r in range(nreq):
         risk |= buf.req_cand[r]
@@ -93,7 +94,7 @@ def believed_layout_nb(view, mem, pos):
 def _risk_count_nb(pos, alive, R, buf, protect_mask, choices):
     """Protected characters at risk; ``choices`` False counts only certain deaths, not the
     candidates of a "one character dies" rule."""
-    nreq = day_start_nb(pos, alive, R, buf, None)
+    nreq = model_day_start_nb(pos, alive, R, buf)
     risk = buf.st[S_DEAD]
     if choices:
         for r in range(nreq):

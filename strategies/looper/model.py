@@ -5,6 +5,7 @@ import numba as nb
 import numpy as np
 
 from sim.core.bits import lowest_nb, popcount_nb
+from sim.core.opaque import opaque
 from sim.looper.day_nb import S_DEAD, day_finish_nb, day_start_nb
 from sim.looper.enums import I, Kind, Precedence
 
@@ -12,6 +13,19 @@ U0 = np.uint64(0)
 U1 = np.uint64(1)
 NO_GUEST = -2    # _history_nb's `only`: the days without a guest move
 MAX_ENUM = 256   # choice assignments enumerated per day (beyond: the day is taken as consistent)
+
+
+@nb.njit
+def model_day_start_nb(pos, alive, R, buf):
+    """The engine's day start (no log) through :func:`sim.core.opaque.opaque`: the
+    strategies that play a day in their heads call it from nine places."""
+    return opaque(day_start_nb, (pos, alive, R, buf, None))
+
+
+@nb.njit
+def model_day_finish_nb(pos, alive, nreq, R, buf):
+    """The engine's day finish (no log), as :func:`model_day_start_nb`."""
+    return opaque(day_finish_nb, (pos, alive, nreq, R, buf, None))
 
 
 @nb.njit(inline="always")
@@ -107,7 +121,7 @@ def _mismatch_nb(view, h, lp, d, alive, D, buf, pos, exact):
     """:func:`day_mismatch_nb` with the day's announced dead ``D`` already read."""
     R = view.rules
     layout_nb(R, h, d, alive, view.moves[lp, d - 1], view.moves.shape[2], pos)
-    nreq = day_start_nb(pos, alive, R, buf, None)
+    nreq = model_day_start_nb(pos, alive, R, buf)
     fixed = buf.st[S_DEAD]
     reach = fixed
     bad = 0
@@ -131,7 +145,7 @@ def _mismatch_nb(view, h, lp, d, alive, D, buf, pos, exact):
             bad += 1
     if bad or not exact or nreq == 0:
         if bad == 0 and nreq == 0:  # no choice: the kernel's deaths are the fixed ones
-            dead = day_finish_nb(pos, alive, 0, R, buf, None)
+            dead = model_day_finish_nb(pos, alive, 0, R, buf)
             return 0 if dead == D else 1
         return bad
     # enumerate the choices (victims among the announced dead) up to MAX_ENUM of them
@@ -150,7 +164,7 @@ def _mismatch_nb(view, h, lp, d, alive, D, buf, pos, exact):
                 cr &= cr - U1
             buf.req_victim[r] = lowest_nb(cr)
         buf.st[S_DEAD] = fixed
-        dead = day_finish_nb(pos, alive, nreq, R, buf, None)
+        dead = model_day_finish_nb(pos, alive, nreq, R, buf)
         if dead == D:
             ok = True
             t = D
@@ -230,6 +244,13 @@ def _deaths_nb(view, Ds):
 
 @nb.njit
 def _history_nb(view, h, Ds, buf, pos, keymask, stop, only):
+    """:func:`_history_body_nb` through :func:`sim.core.opaque.opaque` (the filter counts
+    histories from 18 places)."""
+    return opaque(_history_body_nb, (view, h, Ds, buf, pos, keymask, stop, only))
+
+
+@nb.njit
+def _history_body_nb(view, h, Ds, buf, pos, keymask, stop, only):
     """:func:`history_mismatch_nb` on the announced dead ``Ds`` (:func:`_deaths_nb`);
     ``only`` >= 0: the days of guest move ``only`` alone (:func:`_recheck_nb`); -1: every day;
     -2 (``NO_GUEST``): the days without a guest move (they depend on the key and the
