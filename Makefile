@@ -48,12 +48,10 @@ browser:
 
 # Two workers each pass. `--dist loadfile`: a file's tests share their kernels, so one worker
 # compiles them instead of both (cold, 2026-12-03: 46.6 against 52.9 CPU minutes; compiling is
-# most of the suite). `--no-loadscope-reorder`: files go out in the order tests/conftest.py
-# gives (the slowest compiles first), not most-tests-first; `--durations=30` lists where the
-# time went. The plain-Python pass compiles nothing: tests are spread one by one (155 s
-# against 301 s on one worker).
+# most of the suite). `--durations=30` lists where the time went. The plain-Python pass
+# compiles nothing: tests are spread one by one (155 s against 301 s on one worker).
 test: $(STAMP) browser
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=30 tests
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile --durations=30 tests
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile examples/race/tests
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -n 2 -p no:randomly -W ignore::RuntimeWarning $(NOJIT_TESTS)
 

@@ -2,8 +2,6 @@ import os
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # so `tests.naive` and test-local plug-ins import
@@ -41,17 +39,3 @@ if os.environ.get("SIM_COMPILE_LOG"):
 
     _event.register("numba:compile", _CompileLog(os.environ["SIM_COMPILE_LOG"]))
 
-
-# The files that compile kernels holding the Looper's particle filter (bayes, planner: about
-# 20 CPU minutes each, cold; docs/performance.md) go to the workers first, so the suite does
-# not end waiting on one of them (the Makefile passes --no-loadscope-reorder: xdist would
-# otherwise send the files with the most tests first, and these have few). A stable sort:
-# within each group the collection's order stays.
-SLOW_FIRST = ("test_trace_reasons.py", "test_looper_bayes.py", "test_looper_posterior.py",
-              "test_looper_against.py", "test_looper_strategy_oracles.py", "test_check_bounds.py",
-              "test_looper_scripts.py")
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(items):
-    items.sort(key=lambda it: it.path.name not in SLOW_FIRST)
