@@ -103,6 +103,6 @@ def adapted_balance(spec: BalanceSpec, threads: int | None = None) -> tuple[Bala
     adapted = balance(spec, threads, evaluator=ev)
     v, lo, hi, _ = ev.evaluate(fixed.point, spec.start_games, "fixed pick at equilibrium")
     g = ev.grown[(ev.key(fixed.point), max(opts["games"], spec.start_games // 4))]
-    at_eq = {"point": fixed.point, "value": v, "ci_low": lo, "ci_high": hi, "off_target": v - spec.target,
+    at_eq = {"point": fixed.point, "value": v, "ci_low": lo, "ci_high": hi, "off_target": v - spec.aim,
              "mixture": g.mixture}
     return adapted, fixed, at_eq

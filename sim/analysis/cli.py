@@ -148,7 +148,7 @@ def _adapted(sp, threads, out, as_json) -> None:
     t = ", ".join
     con.print(f"  fixed strategies pick {t(f'{k} = {v!r}' for k, v in fixed.point.items())}: {fixed.rate:.4f} "
               f"(95% CI {fixed.ci_low:.4f} – {fixed.ci_high:.4f}); at equilibrium it gives {at_eq['value']:.4f} "
-              f"({at_eq['ci_low']:.4f} – {at_eq['ci_high']:.4f}), {100 * at_eq['off_target']:+.1f} points off the target",
+              f"({at_eq['ci_low']:.4f} – {at_eq['ci_high']:.4f}), {100 * at_eq['off_target']:+.1f} points off the target's centre",
               soft_wrap=True, highlight=False)
     verdict = "hits the target" if res.hit else "does not hit the target"
     con.print(f"  adapted play picks [bold]{t(f'{k} = {v!r}' for k, v in res.point.items())}[/bold]: equilibrium value "
