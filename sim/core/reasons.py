@@ -170,7 +170,7 @@ def attach(events: list[dict], item: dict, describe) -> None:
     ``describe(item)`` gives ``(fields, text)`` — its named fields for JSON and a short
     phrase for the event's ``reason_text`` line."""
     if item["kind"] == -1:
-        fields, text = {"dropped": True}, f"… (more than {CAP} items)"
+        fields, text = {"why": "dropped", "dropped": True}, f"… (more than {CAP} items)"
     else:
         fields, text = describe(item)
     if not events:

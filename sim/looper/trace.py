@@ -197,8 +197,8 @@ def reason_line(items: list[dict]) -> str:
     count when there are more than three), what each move saves, the expected loss from
     before the moves to after each, and the planner's rollouts."""
     by: dict[str, list[dict]] = {}
-    for it in items:  # a dropped item (over the sink's cap, sim.core.reasons) has no ``why``
-        by.setdefault(it.get("why", "dropped"), []).append(it)
+    for it in items:
+        by.setdefault(it["why"], []).append(it)
     parts = []
 
     def share(it):
@@ -224,7 +224,7 @@ def reason_line(items: list[dict]) -> str:
         parts.append(f"{'chose ' if it['chosen'] else ''}{it['set']}: rollout value {it['score']:.2f}")
     known = {"at_risk", "candidate", "prevents", "free", "loss", "rollout", "dropped"}
     parts += [f"{it['why']} {it.get('a', '')} {it.get('b', '')} {it.get('score', '')}".strip()
-              for it in items if it.get("why", "dropped") not in known]
+              for it in items if it["why"] not in known]
     if "dropped" in by:
         parts.append(f"… (more than {CAP} items)")
     return "; ".join(parts)
