@@ -174,6 +174,43 @@ def test_disk_cache_used_by_a_second_process(kdir, tmp_path):
     assert list(cache.rglob(f"{path.stem}.*.nbi"))  # numba's index of the saved kernel
 
 
+SCRIPT_READY = """
+import importlib, json, sys
+from sim.core import kernels
+m = importlib.import_module(sys.argv[1])
+fn = kernels.specialize(m.tmpl, {"hook_a": m.hk_one, "hook_b": m.hk_two})
+print("ready", flush=True)
+r = fn(1.0)
+st = fn.stats
+print(json.dumps({"r": r, "hits": sum(st.cache_hits.values()), "misses": sum(st.cache_misses.values())}))
+"""
+
+
+@needs_jit
+def test_two_processes_needing_a_kernel_compile_it_once(kdir, tmp_path):
+    """Both processes are at their first call before either may compile (the test holds
+    the kernel's compile lock): one compiles and saves, the other waits and loads it."""
+    import fcntl
+
+    name = f"kt_{uuid.uuid4().hex[:10]}"
+    (tmp_path / "mods" / f"{name}.py").write_text(TEMPLATE)
+    env = {**os.environ, "SIM_KERNEL_DIR": str(kdir),
+           "PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path / "mods")])}
+    m = write_module(tmp_path, TEMPLATE, name)
+    specialize(m.tmpl, {"hook_a": m.hk_one, "hook_b": m.hk_two})  # writes the module; compiles nothing
+    (lock_path,) = kdir.glob("sim_kernel_tmpl_*.py")
+    with open(lock_path.with_suffix(".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        procs = [subprocess.Popen([sys.executable, "-c", SCRIPT_READY, name], env=env, text=True,
+                                  stdout=subprocess.PIPE) for _ in range(2)]
+        assert [p.stdout.readline().strip() for p in procs] == ["ready", "ready"]
+        time.sleep(1.0)  # both now wait on the lock at their first call
+        assert all(p.poll() is None for p in procs)
+    outs = [json.loads(p.communicate(timeout=300)[0].strip().splitlines()[-1]) for p in procs]
+    assert [o["r"] for o in outs] == [22.5, 22.5]
+    assert sorted((o["misses"], o["hits"]) for o in outs) == [(0, 1), (1, 0)]  # one compiled, one loaded
+
+
 def test_missing_unknown_and_unbound_hooks_are_clear_errors(kdir, tmp_path):
     m = write_module(tmp_path, TEMPLATE)
     with pytest.raises(KernelError, match=r"tmpl: missing hook\(s\) hook_b \(it declares: hook_a, hook_b\)"):

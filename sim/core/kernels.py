@@ -38,6 +38,7 @@ constant it is called with; for the same reason a kernel's parameters have no de
 from __future__ import annotations
 
 import ast
+import fcntl
 import builtins
 import dis
 import hashlib
@@ -55,6 +56,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 import numba as nb
 from numba.core import caching as _caching
+from numba.core.compiler_lock import global_compiler_lock as _global_compiler_lock
 from numba.core import types as _nbtypes
 
 _BOUND: dict[str, dict[str, Any]] = {}    # digest -> hooks, read by the generated module
@@ -403,7 +405,7 @@ _HEX = "[0-9a-f]"
 _STEM = re.compile(rf"sim_kernel_\w+_(?P<stamp>{_HEX}{{{STAMP_LEN}}})_{_HEX}{{{DIGEST_LEN}}}")
 _LEGACY_STEM = re.compile(rf"sim_kernel_\w+_{_HEX}{{{DIGEST_LEN}}}")
 _MARKER = re.compile(rf"sim_kernel_(?P<stamp>{_HEX}{{{STAMP_LEN}}})\.used")
-_TOP_REST = re.compile(r"\.(py|\d+\.tmp)")
+_TOP_REST = re.compile(r"\.(py|lock|\d+\.tmp)")
 _CACHE_REST = re.compile(r"\..+\.(pyc|nbi|nbc)")
 _FN_STAMP = re.compile(rf"{_HEX}{{{STAMP_LEN}}}")
 # numba's names: <module>.<function>-<line>.py311.nbi, ….py311.<n>.nbc, and their .tmp.<uuid>
@@ -760,11 +762,44 @@ def _specialize(template: Callable, hooks: Mapping[str, Any], nogil: bool, memo:
                 if attempt:
                     raise
         fn = getattr(mod, template.__name__)
+        _compile_once(fn, d / f"{modname}.lock")
         for c in (template, *comps):  # the generated copies: the template and its companions
             _typed_without_literals(getattr(mod, _py(c).__name__))
         _LOADED[digest] = fn
         _remember(memo, fn)
         return fn
+
+
+def _compile_once(fn: Any, lock: Path) -> None:
+    """Make processes that need the same kernel compile it once between them.
+
+    numba compiles a kernel on its first call with new argument types, after looking in the
+    disk cache; two processes starting together (the suite's two workers, precompile, runs
+    side by side) both miss the cache and both compile: in a fresh-clone suite the bayes ×
+    fixed kernel was compiled by both workers at once, 21 and 41 minutes (issue 42). Here a
+    compile holds an exclusive lock on ``lock`` while it compiles and saves; the others wait
+    on it, then find the saved kernel in the cache. numba's own compiler lock is taken
+    first (it is re-entrant), so in a process only the thread compiling holds these locks,
+    and a kernel's compile may take a helper's lock inside it (no cycle: kernels do not call
+    kernels back)."""
+    if not hasattr(fn, "overloads") or "compile" in vars(fn):
+        return
+    plain = fn.compile
+
+    def compile(sig):
+        with _global_compiler_lock:
+            try:
+                f = open(lock, "a")
+            except OSError:  # a read-only cache folder: compile unlocked
+                return plain(sig)
+            with f:
+                try:
+                    fcntl.flock(f, fcntl.LOCK_EX)
+                except OSError:
+                    pass
+                return plain(sig)  # closing the file releases the lock
+
+    fn.compile = compile
 
 
 def _remember(memo: tuple, fn: Callable) -> None:
