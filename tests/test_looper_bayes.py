@@ -17,6 +17,10 @@ from strategies.looper import bayes as B
 from strategies.looper.player import random_move_nb, random_name_nb
 from tests.naive.looper import naive_game
 
+# the filter's kernels and its update take about twenty CPU minutes each to compile from a
+# cold cache: those tests are the heavy tier (`make test-heavy`, docs/testing.md)
+HEAVY = pytest.mark.heavy
+
 # the model's functions, disk-cached (compiling them takes about a minute)
 HISTORY = stamped(B.history_mismatch_nb)
 KEYS = stamped(B.key_mask_nb)
@@ -146,6 +150,7 @@ def _rate(roster, player, games=300, seed=1):
     return row["player_win_rate"], row["ci_low"], row["ci_high"]
 
 
+@HEAVY
 def test_trap_bayes_and_planner_win_random_does_not(trap):
     """The trap (issue 14): the key person dies on day 1 unless moved; one lost loop tells
     bayes why (Socrates, 4 loud stress, in the underworld) and it moves her away."""
@@ -154,6 +159,7 @@ def test_trap_bayes_and_planner_win_random_does_not(trap):
     assert _rate(trap, "planner", 200)[0] >= 0.95
 
 
+@HEAVY
 def test_oracle_planner_is_not_worse_than_planner():
     """Told the setup, the planner does at least as well (within the CIs) on the trap with
     the scriptwriter's choices the first candidate and a guest move, where the honest
@@ -172,6 +178,7 @@ def test_registered_with_knobs():
     assert [k.name for k in PLAYERS.get("planner").knobs][-3:] == ["budget", "horizon", "alternatives"]
 
 
+@HEAVY
 def test_same_seed_same_games_whatever_the_chunks():
     """The particles live in ``own.big``, which the kernel never zeroes: bayes must draw them
     afresh each game, so one thread in chunks of 7 plays exactly the games of the default run
@@ -226,6 +233,7 @@ def _rng(seed):
     return st
 
 
+@HEAVY
 def test_a_loop_ended_by_the_key_person_keeps_the_particles():
     """The player walked the verge-of-madness woman into the ruins (she dies there) and the
     loop ended with the protagonist alive: she is the key person. A particle's key never
@@ -245,6 +253,7 @@ def test_a_loop_ended_by_the_key_person_keeps_the_particles():
         assert all(own.big[i * S] == verge for i in range(4))
 
 
+@HEAVY
 def test_the_repair_search_spends_its_budget_once_a_game():
     """A death the 4 particles do not explain sends the filter to its repair search; the
     search may spend ``repair`` re-simulated days in the whole game (plus the one step that
@@ -534,6 +543,7 @@ def _views_by_day(v, res, days):
     return out
 
 
+@HEAVY
 @pytest.mark.parametrize("name", ["base", "precedence_key", "locked"])
 def test_the_digest_keeps_only_consistent_particles(name):
     """update_nb skips re-simulating a particle's day when an earlier particle had the same

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,10 @@ BASE = resolve_setup(None)
 IDS = BASE.ids[1:]
 HOME = {c: BASE.loc_ids[int(BASE.nb.home[BASE.index(c)])] for c in IDS}
 READINGS = {"as_read": {}, "variants": {"stay_moves": False, "key_person_movable": False}}
+# the filter in a probe plug-in and real bayes: kernels of minutes each to compile cold, the
+# heavy tier (`make test-heavy`, docs/testing.md)
+pytestmark = pytest.mark.heavy
+
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

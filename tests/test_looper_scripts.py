@@ -16,6 +16,10 @@ LIBRARY = Path(__file__).resolve().parents[1] / "examples" / "looper" / "scripts
 SCRIPTS = sorted(LIBRARY.glob("*.toml"))
 TRAP = LIBRARY.parent / "trap.toml"
 
+# every test here but the first plays the filter's players (oracle_planner, bayes, planner), whose
+# kernels take about twenty CPU minutes each to compile cold: the heavy tier (`make test-heavy`)
+HEAVY = pytest.mark.heavy
+
 
 def _roster(path):
     return resolve_setup(tomllib.loads(path.read_text()))
@@ -31,12 +35,14 @@ def test_the_library_has_ten_scripts_of_several_moves_under_the_variants():
         assert len(s["guest_moves"]) >= 2, f.name
 
 
+@HEAVY
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.stem)
 def test_oracle_planner_wins_every_script_in_loop_1(path):
     r = run(40, 1, player="oracle_planner", scriptwriter="fixed", roster=_roster(path))
     assert r.tables["wins_by_loop"]["wins"].to_list()[0] == 40, path.stem
 
 
+@HEAVY
 @pytest.mark.parametrize("path", [*SCRIPTS, TRAP], ids=lambda p: p.stem)
 def test_no_decision_is_taken_without_a_consistent_setup(path):
     for player in ("bayes", "planner"):
@@ -63,6 +69,7 @@ def _competence_cases():
             yield pytest.param(path, player, id=f"{path.stem}-{player}", marks=marks)
 
 
+@HEAVY
 @pytest.mark.parametrize("path,player", list(_competence_cases()))
 def test_the_reasoning_players_clear_their_bars_on_every_script(path, player):
     r = run(40, 5, player=player, scriptwriter="fixed", roster=_roster(path), tables=False)

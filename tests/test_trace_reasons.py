@@ -219,6 +219,7 @@ def test_trpg_target_and_reaction_reasons():
     assert {"nearest", "auto"} <= seen
 
 
+@pytest.mark.heavy  # the filter's trace kernels: minutes each to compile cold
 @pytest.mark.parametrize("player", ["bayes", "planner"])
 def test_looper_reasoning_players_explain_without_changing_a_game(player):
     """bayes / planner explain after deciding, on their own day buffer: the traced games are
