@@ -55,8 +55,8 @@ browser:
 # compiles nothing: tests are spread one by one (155 s against 301 s on one worker).
 #
 # The heavy tier (`-m heavy`, docs/testing.md) is left to `make test-heavy`: the tests that compile
-# a kernel of the Looper's filter players (bayes, planner, oracle_planner), about twenty CPU
-# minutes each from a cold cache (a fresh-clone run of 2026-12-06 did not finish in 90 minutes
+# a kernel of the Looper's filter players (bayes, planner, oracle_planner), one to twenty CPU
+# minutes each from a cold cache (more when nothing of the filter is in the helpers' cache) (a fresh-clone run of 2026-12-06 did not finish in 90 minutes
 # with them). `make test-all` runs both.
 test: $(STAMP) browser
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile --durations=30 -m "not heavy" tests

@@ -39,7 +39,7 @@ PAIRS = {
 }
 SETS = {"trpg": ['characters.host.strategy.target="oracle_focus"']}
 OPTIONS = {"trpg": {"scenario": "alley"}}
-GAMES = {"werewolf": 200, "looper": 20, "looper_filter": 20, "trpg": 300}
+GAMES = {"werewolf": 200, "looper": 20, "trpg": 300}
 GAME = {"looper_filter": "looper"}  # a case's game, where the case is not named after it
 
 CHILD = textwrap.dedent("""
@@ -70,7 +70,8 @@ def test_every_builtin_strategy_plays_under_check_bounds(game, tmp_path):
 
     env = dict(os.environ, SIM_CHECK_BOUNDS="1", PYTHONPATH=str(ROOT))
     env.pop("NUMBA_DISABLE_JIT", None)
-    arg = json.dumps([GAME.get(game, game), PAIRS[game], SETS.get(game, []), OPTIONS.get(game, {}), GAMES[game]])
+    name = GAME.get(game, game)
+    arg = json.dumps([name, PAIRS[game], SETS.get(name, []), OPTIONS.get(name, {}), GAMES[name]])
     r = subprocess.run([sys.executable, "-c", CHILD, arg], cwd=ROOT, env=env, capture_output=True, text=True,
                        timeout=1800)
     assert r.returncode == 0, r.stderr[-3000:]

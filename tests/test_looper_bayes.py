@@ -17,7 +17,7 @@ from strategies.looper import bayes as B
 from strategies.looper.player import random_move_nb, random_name_nb
 from tests.naive.looper import naive_game
 
-# the filter's kernels and its update take about twenty CPU minutes each to compile from a
+# the filter's kernels and its update take one to twenty CPU minutes each to compile from a
 # cold cache: those tests are the heavy tier (`make test-heavy`, docs/testing.md)
 HEAVY = pytest.mark.heavy
 

@@ -17,7 +17,7 @@ SCRIPTS = sorted(LIBRARY.glob("*.toml"))
 TRAP = LIBRARY.parent / "trap.toml"
 
 # every test here but the first plays the filter's players (oracle_planner, bayes, planner), whose
-# kernels take about twenty CPU minutes each to compile cold: the heavy tier (`make test-heavy`)
+# kernels take one to twenty CPU minutes each to compile cold: the heavy tier (`make test-heavy`)
 HEAVY = pytest.mark.heavy
 
 

@@ -38,9 +38,9 @@ constant it is called with; for the same reason a kernel's parameters have no de
 from __future__ import annotations
 
 import ast
-import fcntl
 import builtins
 import dis
+import fcntl
 import hashlib
 import importlib.util
 import inspect
