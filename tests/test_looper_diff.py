@@ -6,10 +6,12 @@
   sequence of "one character dies" requests must all agree;
 * whole games: ``play_chunk(key, g, 1, ...)`` vs ``naive_game`` game by game for every
   built-in player x scriptwriter pair, and the R-2 naming variant; the naive side plays
-  the strategies re-stated in tests/naive/looper_strategies.py (random, the deducer's
-  candidates and names, the random / adversarial / fixed scriptwriters), so a bug in the
-  engine's strategy shows as a difference (cautious's and the deducer's protecting moves
-  are still the engine's helper on both sides);
+  the strategies re-stated in tests/naive/looper_strategies.py (random; the protecting
+  moves of cautious, the deducer and oracle_key — belief, what-if days on the naive day,
+  greedy choice, knobs — from tests/naive/looper_protect.py; the deducer's candidates and
+  names; the random / adversarial / fixed scriptwriters), so a bug in the engine's
+  strategy shows as a difference; the ``knobs_*`` cases set the protecting knobs off
+  their defaults;
 * the runner: ``sim.looper.game.run`` vs the naive games (same wins, game for game).
 """
 from __future__ import annotations
@@ -279,9 +281,16 @@ def rosters():
         "permanent_moves": [{"character": "socrates_in_love", "location": "underworld"}],
         "guest_moves": [{"day": 4, "character": "cat", "location": "underworld"}], "choose": "first"},
         "rules": {"precedence": "player"}}))
+    # the protecting players' knobs off their defaults (docs/looper.md's knob table): against
+    # the adversarial pool they are in danger often; min_gain=2 needs the expansion's
+    # dangers at the table to move at all
+    knobs_first = compile_setup(build_config(sets=["player.protagonist_first=false", "player.max_moves=1"]))
+    knobs_choices = compile_setup(build_config(sets=["player.count_choices=false", "player.max_moves=2"]))
+    knobs_gain = compile_setup(build_config(sets=["player.min_gain=2"], expansion=True))
     return {"base": base, "named": named, "named_ends": named_ends, "prot": prot, "expansion": exp,
             "pinned": pinned, "locked": locked, "locked_pinned": locked_pinned, "prec_key": prec_key,
-            "prec_all": prec_all, "agit": agit, "script": script}
+            "prec_all": prec_all, "agit": agit, "script": script, "knobs_first": knobs_first,
+            "knobs_choices": knobs_choices, "knobs_gain": knobs_gain}
 
 
 _PARAMS: dict = {}
@@ -308,7 +317,7 @@ def engine_game(roster, key, g, p, w, params, wrong_ends):
 
 def compare_game(roster, key, g, p, w, params, wrong_ends=False):
     out = engine_game(roster, key, g, p, w, params, wrong_ends)
-    res = naive_game(roster, key, g, naive_player(p), naive_writer(w), params, wrong_ends)
+    res = naive_game(roster, key, g, naive_player(p, roster), naive_writer(w), params, wrong_ends)
     sc = out.scalars
     ids = roster.ids
     deaths = Counter()
@@ -356,6 +365,11 @@ GAME_CASES = [
     ("agit", "random", "random", 50),
     ("script", "cautious", "fixed", 40),
     ("script", "random", "fixed", 40),
+    # the protecting moves with their knobs set (each case moves: see the test)
+    ("base", "oracle_key", "adversarial", 60),
+    ("knobs_first", "cautious", "adversarial", 60),
+    ("knobs_choices", "deducer", "adversarial", 60),
+    ("knobs_gain", "cautious", "random", 60),
 ]
 
 
@@ -366,16 +380,21 @@ def test_games_match_naive(rosters, roster_name, player, writer_name, full_games
     params = writer_params(roster_name, roster, writer_name)
     wrong_ends = bool(roster.rules.get("wrong_name_ends_game", False))
     bad = []
-    n_days = n_named = 0
+    n_days = n_named = n_moves = 0
     games = n_games(full_games)
     for g in range(games):
         engine, naive, res = compare_game(roster, KEY, g, p, w, params, wrong_ends)
         n_days += res["days"]
         n_named += len(res["named"])
+        n_moves += res["moves"]
         if engine != naive:
             bad.append((g, {k: (engine[k], naive[k]) for k in engine if engine[k] != naive[k]}))
     assert not bad, f"{len(bad)} game(s) differ; first (engine, naive): {bad[:3]}"
     assert n_days > games  # games are played for real
+    if not NOJIT and (roster_name.startswith("knobs_") or (player == "oracle_key" and writer_name == "adversarial")):
+        # the protecting moves (and their knobs) were exercised; NOJIT's quarter of the
+        # games (and its small adversarial pool) may make none
+        assert n_moves > 0
     if roster.fixed_key:
         assert all(compare_game(roster, KEY, g, p, w, params, wrong_ends)[0]["key"] == roster.ids[roster.fixed_key]
                    for g in range(5))
@@ -396,7 +415,7 @@ def test_run_win_rate_matches_naive(rosters, player, writer_name):
             chunk_size=64)
     key = run_key(seed)
     params = writer_params("base", roster, writer_name, seed)
-    naive = [naive_game(roster, key, g, naive_player(p), naive_writer(w), params) for g in range(games)]
+    naive = [naive_game(roster, key, g, naive_player(p, roster), naive_writer(w), params) for g in range(games)]
     wins = sum(x["won"] for x in naive)
     by_loop = Counter(x["won_loop"] for x in naive if x["won"])
     t = r.totals
