@@ -12,6 +12,8 @@
   names; the random / adversarial / fixed scriptwriters), so a bug in the engine's
   strategy shows as a difference; the ``knobs_*`` cases set the protecting knobs off
   their defaults;
+* one decision: the engine's protecting move and the naive one on drawn histories (the
+  games reach its corners rarely), knob values across their ranges;
 * the runner: ``sim.looper.game.run`` vs the naive games (same wins, game for game).
 """
 from __future__ import annotations
