@@ -430,7 +430,9 @@ def random_history(rng: np.random.Generator, roster):
     loop_end = np.zeros(loops, np.int64)
     now, today = int(rng.integers(loops)), int(rng.integers(1, days + 1))
     p_die = rng.choice([0.05, 0.15, 0.3])
-    hot = int(rng.integers(L))  # a place many deaths are announced at: crowds, so dangers
+    # a place many deaths are announced at: crowds, so dangers (often the protagonist's, whom
+    # the belief never moves)
+    hot = home[0] if rng.random() < 0.5 else int(rng.integers(L))
     for lp in range(now + 1):
         last = today - 1 if lp == now else int(rng.integers(1, days + 1))
         alive = set(range(n))
@@ -489,12 +491,18 @@ def diff_decisions(roster, n_cases: int, seed: int):
     return bad, moved
 
 
-@pytest.mark.parametrize("name, sets, expansion, full_cases, seed", [
-    ("base", [], False, 2000, 501),
-    ("expansion", [], True, 800, 502),
-    ("low_thresholds", MODIFIED["low_thresholds"][1], False, 800, 503),
-])
-def test_protect_decisions_match_naive(name, sets, expansion, full_cases, seed):
+DECISION_CASES = {  # name: (sets, expansion, cases, seed)
+    "base": ([], False, 2000, 501),
+    "expansion": ([], True, 800, 502),
+    "low_thresholds": (MODIFIED["low_thresholds"][1], False, 800, 503),
+    # a protagonist in danger with others (Socrates +4 to the loud …): protagonist_first matters
+    "protagonist_school": (["protagonist.location=school", "protagonist.attributes=male,child,loud"], False, 800, 504),
+}
+
+
+@pytest.mark.parametrize("name", list(DECISION_CASES))
+def test_protect_decisions_match_naive(name):
+    sets, expansion, full_cases, seed = DECISION_CASES[name]
     roster = compile_setup(build_config(sets=sets, expansion=expansion))
     cases = n_games(full_cases)
     bad, moved = diff_decisions(roster, cases, seed)
