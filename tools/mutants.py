@@ -30,6 +30,8 @@ TRPG_PROBES = ("tests/test_trpg_field_probes.py",)
 LOOPER_DIFF = ("tests/test_looper_diff.py::test_games_match_naive[base-deducer-random-120]",
                "tests/test_looper_diff.py::test_games_match_naive[base-random-random-120]")
 WW_DIFF = ("tests/test_werewolf_diff.py::test_games_match_naive[default-random-random]",)
+# the protecting move against the naive one (tests/naive/looper_protect.py), decision by decision
+PROTECT_DIFF = ("tests/test_looper_diff.py::test_protect_decisions_match_naive",)
 WW_TRUSTING = ("tests/test_werewolf_trusting_oracles.py",)
 WW_CLAIMS = ("tests/test_werewolf_claims_oracles.py",)
 OOB_WW = ("tests/test_oob_werewolf.py",)
@@ -147,6 +149,43 @@ MUTANTS: list[Mutant] = [
            "k = randint_nb(rng, 1 + popcount_nb(alive) + popcount_nb(dead))",
            "k = 1 + randint_nb(rng, popcount_nb(alive) + popcount_nb(dead))", WW_DIFF,
            "the random witch never passes (every choice legal, the draw not uniform)"),
+    # --- the Looper's protecting move against its naive twin (tests/naive/looper_protect.py) ---
+    Mutant("protect_protagonist_not_first", "strategies/looper/common.py", "if protagonist_first and (todo & U1):",
+           "if False and (todo & U1):", PROTECT_DIFF,
+           "the protagonist is drawn with the others (survives every game comparison)"),
+    Mutant("protect_belief_off_by_one", "strategies/looper/common.py",
+           "            elif mine < 0:\n                mem[MEM_POS + c] = l + 1",
+           "            elif mine < 0:\n                mem[MEM_POS + c] = l", PROTECT_DIFF,
+           "a character's believed place one place back (its slot's +1 forgotten)"),
+    Mutant("protect_min_gain_inverted", "strategies/looper/common.py", "best = popcount_nb(risk) - (min_gain - 1)",
+           "best = popcount_nb(risk) + (min_gain - 1)", PROTECT_DIFF, "min_gain lets worse moves in instead of keeping them out"),
+    Mutant("protect_keeps_no_gain", "strategies/looper/common.py", "if popcount_nb(r2) < best:",
+           "if popcount_nb(r2) <= best:", PROTECT_DIFF, "a move that saves nobody is made (and the last of equals kept)"),
+    Mutant("protect_count_choices_ignored", "strategies/looper/common.py", "    if choices:\n", "    if True:\n",
+           PROTECT_DIFF, "count_choices false still counts the candidates of a choice"),
+    Mutant("protect_max_moves_ignored", "strategies/looper/common.py", "cap = min(mpd, max_moves)", "cap = mpd",
+           PROTECT_DIFF, "max_moves ignored"),
+    Mutant("protect_pinned_movable", "strategies/looper/common.py",
+           "movers &= ~moved & ~np.uint64(mem[MEM_PINNED])", "movers &= ~moved", PROTECT_DIFF,
+           "a character the scriptwriter holds (R-6) is tried as a mover"),
+    Mutant("protect_turf_king_unmodelled", "strategies/looper/common.py", "if R.next_loc[ma] == l and cur == ma:",
+           "if False:", PROTECT_DIFF, "Turf King's shift of a death's place not undone"),
+    Mutant("protect_guest_movable", "strategies/looper/common.py",
+           "            movers &= ~(U1 << np.uint64(mem[MEM_GUEST + 2 * gk] - 1))  # today's guest",
+           "            pass  # today's guest", PROTECT_DIFF, "today's believed guest is tried as a mover"),
+    Mutant("protect_tried_not_reset", "strategies/looper/common.py", "tried = np.uint64(0)  # the layout changed",
+           "pass  # the layout changed", PROTECT_DIFF, "after a move the characters already tried are not tried again"),
+    Mutant("protect_guest_belief_at_home", "strategies/looper/common.py",
+           "if gk >= 0 and l != R.home[c] and mine < 0:", "if gk >= 0 and mine < 0:", PROTECT_DIFF,
+           "a death at home on a guest day is believed to be the guest move"),
+    Mutant("protect_pinned_ignores_turf_shift", "strategies/looper/common.py",
+           "elif mine != l and R.next_loc[mine] != l:", "elif mine != l:", PROTECT_DIFF,
+           "a death one place after the player's move (Turf King) taken as an overridden move"),
+    Mutant("deducer_protects_protagonist_only", "strategies/looper/player.py",
+           "return protect_knobs_nb(rng, view, own, U1 | (cand & view.alive), out)",
+           "return protect_knobs_nb(rng, view, own, U1, out)",
+           ("tests/test_looper_diff.py::test_games_match_naive[expansion-deducer-random-60]",),
+           "the deducer protects the protagonist alone, not its candidates"),
     # --- strategies: Looper ------------------------------------------------------------------
     Mutant("deducer_forgets_lived", "strategies/looper/player.py", "            cand &= final\n",
            "            cand = cand\n", LOOPER, "the deducer forgets: the protagonist lived, so the key person died that day"),
