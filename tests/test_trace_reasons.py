@@ -330,6 +330,32 @@ def test_trpg_target_and_reaction_reasons():
     assert {"nearest", "auto"} <= seen
 
 
+def test_trpg_oracle_focus_states_the_exact_hp_it_read():
+    """The oracle's target reason: its rule, then the chosen target first with the lowest
+    exact HP, each HP the one the trace's own events leave (the sheet's, then each hit,
+    heal and fall)."""
+    from sim.trpg.protocol import GAME
+
+    setup = GAME.setup(scenario="alley", sets=['characters.host.strategy.target="oracle_focus"'])
+    strategies = GAME.strategies({})
+    targets = 0
+    for k in range(4 if NOJIT else 20):
+        hp = {c: v["hp"] for c, v in setup.config["characters"].items()}
+        for e in GAME.trace(setup, strategies, 1, k).events:
+            if e["event"] in ("hit", "heal"):
+                hp[e["target"]] = e["hp"]
+            elif e["event"] == "fall":
+                hp[e["actor"]] = e["hp"]
+            if e["event"] != "target" or e["reason"][0].get("rule") != "oracle_focus":
+                continue
+            values = [x for x in e["reason"] if x["why"] == "value"]
+            assert values[0]["character"] == e["target"], e
+            assert values[0]["score"] == min(x["score"] for x in values), e
+            assert all(x["score"] == hp[x["character"]] for x in values), (e, hp)
+            targets += 1
+    assert targets > 10
+
+
 @pytest.mark.heavy  # the filter's trace kernels: minutes each to compile cold
 @pytest.mark.parametrize("player", ["bayes", "planner"])
 def test_looper_reasoning_players_explain_without_changing_a_game(player):
