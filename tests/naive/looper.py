@@ -402,7 +402,8 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
 
     res = {"key": key_person, "setup": setup.copy(), "announcements": [], "deaths": Counter(),
            "days": 0, "won": False, "won_loop": -1, "loops_used": 0, "loop_end": [],
-           "named": [], "key_deaths": 0, "prot_deaths": 0, "wrong_names": 0, "end_day": Counter()}
+           "named": [], "key_deaths": 0, "prot_deaths": 0, "wrong_names": 0, "end_day": Counter(),
+           "moves": 0}  # moves the player wrote (a test's check that a strategy really moved)
     for lp in range(loops):
         res["loops_used"] = lp + 1
         alive = list(ids)
@@ -419,6 +420,7 @@ def naive_game(roster, key, game_index: int, player, scriptwriter, params=None,
             placed = set()  # characters the player's moves placed today
             # player moves: R-6 (writer precedence), P-7 (dead / repeated moves do nothing)
             k = int(player.move(prng, pview(), own, mv)) if mpd > 0 else 0
+            res["moves"] += k
             done = set()
             for j in range(min(k, mpd)):
                 c, l = int(mv[j, 0]), int(mv[j, 1])

@@ -9,12 +9,13 @@ by ``choose_bit_nb`` on its mask, a uniform index by ``randint_nb``, a probabili
 ``uniform_nb`` — in the order the strategy documents, so the streams line up draw by draw
 and games compare one for one.
 
-Re-stated: the ``random`` player; the ``deducer``'s key-person candidates and its name
-(its moves protect those candidates with the engine's protecting helper,
-``strategies.looper.common.protect_knobs_nb``, which this module does not re-state; so do
-``cautious`` and ``oracle_key``'s moves); the ``random`` scriptwriter (setup and choice,
-with its ``aim`` knob), the ``adversarial`` one's choice and pool setup, the ``fixed``
-one's script and choice. The knob declarations (data) are the engine's.
+Re-stated: the ``random`` player; the protecting moves of ``cautious`` (everyone alive),
+the ``deducer`` (the protagonist and its key-person candidates) and ``oracle_key`` (the
+protagonist and the true key person), with their knobs — belief, what-if days on the naive
+day, greedy choice: tests/naive/looper_protect.py; the ``deducer``'s candidates and its
+name; the ``random`` scriptwriter (setup and choice, with its ``aim`` knob), the
+``adversarial`` one's choice and pool setup, the ``fixed`` one's script and choice. The
+knob declarations (data) are the engine's.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ import numpy as np
 
 from sim.core.rng import choose_bit_nb, randint_nb, uniform_nb
 from sim.looper.enums import I
+from tests.naive.looper_protect import NaiveProtect, knob_values
 
 
 def _pick(rng, members) -> int:
@@ -94,15 +96,6 @@ def deducer_candidates(view) -> set[int]:
     for d in range(1, int(view.day)):
         cand -= dead_on(int(view.loop), d)
     return cand
-
-
-def deducer_move(rng, view, own, out) -> int:
-    from strategies.looper.common import protect_knobs_nb  # not re-stated (see the docstring)
-
-    protect = 1
-    for c in deducer_candidates(view) & _alive(view):
-        protect |= 1 << c
-    return int(protect_knobs_nb(rng, view, own, np.uint64(protect), out))
 
 
 def deducer_name(rng, view, own) -> int:
@@ -215,15 +208,28 @@ class NaiveWriter:
     prepare: Any = None
 
 
-def naive_player(engine):
+# whom each protecting player protects (the protagonist, index 0, always)
+PROTECTS = {
+    "cautious": _alive,
+    "deducer": lambda view: {0} | (deducer_candidates(view) & _alive(view)),
+    "oracle_key": lambda view: {0, int(view.key)},
+}
+NAMES = {"cautious": random_name, "deducer": deducer_name, "oracle_key": oracle_key_name}
+
+
+def naive_player(engine, roster):
     """The re-stated twin of an engine player (same name and knobs), or the engine's own
-    when this module does not re-state it (``cautious``, and ``oracle_key``'s moves)."""
+    when this module does not re-state it; ``roster`` (a compiled Setup) gives the
+    protecting players their rule book, its configuration tree."""
     if engine.name == "random":
         return NaivePlayer("random", random_move, random_name, engine.knobs)
-    if engine.name == "deducer":
-        return NaivePlayer("deducer", deducer_move, deducer_name, engine.knobs)
-    if engine.name == "oracle_key":
-        return NaivePlayer("oracle_key", engine.move, oracle_key_name, engine.knobs)
+    if engine.name in PROTECTS:
+        guard, whom, knobs = NaiveProtect(roster.config), PROTECTS[engine.name], engine.knobs
+
+        def move(rng, view, own, out) -> int:
+            return guard.move(rng, view, whom(view), out, knob_values(knobs, view))
+
+        return NaivePlayer(engine.name, move, NAMES[engine.name], engine.knobs)
     return engine
 
 
