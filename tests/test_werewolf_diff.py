@@ -5,8 +5,8 @@
   out-how counts — for the default composition, a plain classic one, random/claims/trusting
   pairings, every variant and knob values off their defaults; the naive side plays the
   families re-stated in tests/naive (``random`` in werewolf_strategies.py, ``trusting`` in
-  werewolf_trusting.py), so a bug in the engine's strategy shows as a difference
-  (``claims`` is still the engine's on both sides);
+  werewolf_trusting.py, ``claims`` in werewolf_claims.py), so a bug in the engine's
+  strategy shows as a difference;
 * the runner: ``sim.werewolf.game.run`` (threads, chunks) vs the naive games, exactly and
   as a statistic.
 """
@@ -40,7 +40,7 @@ def n_games(full: int) -> int:
 DEFAULT = None  # the 12-participant table of R-1
 PLAIN = "werewolf*2,villager*5,seer"
 PAIRS = [("random", "random"), ("claims", "claims"), ("random", "claims"), ("claims", "random"),
-         ("trusting", "trusting")]
+         ("trusting", "trusting"), ("trusting", "claims"), ("claims", "trusting")]
 
 
 def engine_counts(kernel, setup, g) -> dict[str, np.ndarray]:
@@ -147,12 +147,26 @@ def test_variants_match_naive(variant, vname, wname):
         assert stats["attacked"] > 0
 
 
-# Knob values off their defaults (every knob of the family at least once).
+# Knob values off their defaults (every knob of both families at least once), on tables that
+# reach the branches they steer: the witch's kill only below witch_kill's default; the fake
+# claim's fallbacks on tables without a seer / medium / paladin; a wolf's claim without an
+# accomplice.
 KNOBS = {
     "trusting_a": ("trusting", None, ["village.follow=0.5", "village.trust=false", "village.guard_claimers=false",
                                       "village.revive=false", "wolves.fake_claim=0.5", "wolves.vote_claimers=false"]),
     "trusting_b": ("trusting", None, ["village.claim_day=2", "village.eliminate=0.3", "wolves.frame=false",
                                       "wolves.hunt=false"]),
+    "claims_a": ("claims", None, ["village.agree=false", "village.medium=0.5", "village.guard_seer=false",
+                                  "wolves.fake_claim=0.5", "wolves.fake_medium=0.5", "wolves.dodge=0.5"]),
+    "claims_b": ("claims", "hati,accomplice,seer,paladin,witch,villager*4",
+                 ["village.witch_kill=0.5", "village.claim_day=2", "wolves.clear=0.5"]),
+    "claims_c": ("claims", "werewolf*2,seer,medium,paladin,witch,villager*4",
+                 ["village.medium_wait=false", "village.report=2", "village.fake=0.5", "village.witch_revive=0.4",
+                  "wolves.wolf_claim=0.5"]),
+    "claims_d": ("claims", None, ["wolves.fake_medium=1", "wolves.fake_day=2", "wolves.frame=false"]),
+    "claims_no_seer": ("claims", "fenrir,accomplice,medium,paladin,witch,villager*4", []),
+    "claims_no_medium": ("claims", "werewolf,accomplice,seer,paladin,villager*4", ["wolves.fake_medium=1"]),
+    "claims_no_paladin": ("claims", "werewolf*2,seer,medium,villager*5", ["wolves.wolf_claim=1"]),
 }
 
 

@@ -10,9 +10,9 @@ stream with the project's primitives — a uniform member of a set by ``choose_b
 its mask, a uniform index by ``randint_nb`` — in the order the strategy documents, so the
 streams line up draw by draw. The witch's codes are the engine's encoding (data:
 sim/werewolf/enums.py). The skilled families are re-stated the same way, with the helpers
-below: ``trusting`` in tests/naive/werewolf_trusting.py; :func:`naive_village` /
-:func:`naive_wolves` pick the re-statement by the engine family's name. ``claims`` is not
-re-stated yet: its games still compare the engine's functions on both sides.
+below: ``trusting`` in tests/naive/werewolf_trusting.py, ``claims`` in
+tests/naive/werewolf_claims.py; :func:`naive_village` / :func:`naive_wolves` pick the
+re-statement by the engine family's name.
 """
 from __future__ import annotations
 
@@ -182,13 +182,15 @@ class NaiveWolves:
 
 def naive_village(engine):
     """The re-stated family of the engine's village strategy's name (``random``,
-    ``trusting``), or the engine's own family for any other (``claims``, a plug-in)."""
-    from tests.naive import werewolf_trusting  # here: the family modules import this one's helpers
+    ``trusting``, ``claims``), or the engine's own family for any other (a plug-in)."""
+    from tests.naive import werewolf_claims, werewolf_trusting  # here: they import this module's helpers
 
-    return {"random": NaiveVillage("random"), "trusting": werewolf_trusting.VILLAGE}.get(engine.name, engine)
+    return {"random": NaiveVillage("random"), "trusting": werewolf_trusting.VILLAGE,
+            "claims": werewolf_claims.VILLAGE}.get(engine.name, engine)
 
 
 def naive_wolves(engine):
-    from tests.naive import werewolf_trusting
+    from tests.naive import werewolf_claims, werewolf_trusting
 
-    return {"random": NaiveWolves("random"), "trusting": werewolf_trusting.WOLVES}.get(engine.name, engine)
+    return {"random": NaiveWolves("random"), "trusting": werewolf_trusting.WOLVES,
+            "claims": werewolf_claims.WOLVES}.get(engine.name, engine)
