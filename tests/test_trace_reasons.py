@@ -70,6 +70,64 @@ def test_werewolf_vote_reason_names_the_vote_and_ranks_it_first(ww_traces):
     assert village > 100 and wolves > 20
 
 
+# the participant deciding, by event
+_DECIDER = {"ballot": "voter", "attack": "attacker", "protect": "paladin", "witch": "witch", "divine": "seer",
+            "mark": "hati", "claim": "claimer"}
+
+
+@pytest.mark.parametrize("family", ["random", "trusting", "claims"])
+def test_werewolf_every_decision_states_a_true_reason(family):
+    """Every decision of every shipped family carries a reason, and each item of it is true
+    of the game so far, checked against the trace's own events: a ``reported`` wolf was
+    claimed wolf by the one named; a ``claimer`` claimed before; a ``known`` wolf was read
+    wolf by the decider (or is its teammate); a claim ``announces`` what it says; a random
+    pool is not empty."""
+    game = _ww()
+    setup = game.setup()
+    strategies = game.strategies({"village": family, "wolves": family})
+    kinds = set()
+    decisions = 0
+    for k in range(8 if NOJIT else 30):
+        tr = game.trace(setup, strategies, 7, k)
+        role = {e["participant"]: e["role"] for e in tr.events if e["event"] == "deal"}
+        read_wolf: set[tuple[int, int]] = set()   # (reader, read wolf) by divination or medium
+        said_wolf: set[tuple[int, int]] = set()   # (claimer, claimed wolf)
+        claimers: set[tuple[int, str]] = set()   # (claimer, role claimed)
+        for e in tr.events:
+            ev = e["event"]
+            if ev in _DECIDER and not (ev == "mark" and e["target"] < 0) and not (ev == "protect" and not e["protected"]):
+                me = e[_DECIDER[ev]]
+                reason = e.get("reason")
+                assert reason, (family, k, e)
+                decisions += 1
+                for r in reason:
+                    kinds.add(r["why"])
+                    p = r.get("participant")
+                    if r["why"] == "reported":
+                        assert (r["by"], p) in said_wolf, (family, k, e)
+                    elif r["why"] == "claimer":
+                        assert (p, ("seer", "medium")[int(r["score"])]) in claimers, (family, k, e)
+                    elif r["why"] == "known" and r["score"] == 1:
+                        assert (me, p) in read_wolf or (_wolf(setup, role[me]) and _wolf(setup, role[p])), (family, k, e)
+                    elif r["why"] == "announces":
+                        assert ev == "claim" and p == e["target"], (family, k, e)
+                        assert r["score"] == (1.0 if e["reading"] == "wolf" else 0.0), (family, k, e)
+                    elif r["why"] in ("random", "unread"):
+                        assert r["score"] >= 1, (family, k, e)
+            if ev == "divine" and e["reading"] == "wolf":
+                read_wolf.add((e["seer"], e["target"]))
+            elif ev == "medium" and e["reading"] == "wolf":
+                read_wolf.add((e["medium"], e["target"]))
+            elif ev == "claim":
+                claimers.add((e["claimer"], e["claimed"]))
+                if e["reading"] == "wolf":
+                    said_wolf.add((e["claimer"], e["target"]))
+    assert decisions > 300
+    want = {"random": {"random"}, "trusting": {"reported", "claimer", "random", "announces", "cleared", "unread"},
+            "claims": {"suspect", "claimer", "announces", "unread"}}[family]
+    assert want <= kinds, (family, kinds)
+
+
 def test_werewolf_witch_acts_on_her_stated_threshold(ww_traces):
     _, _, _, traces = ww_traces
     seen = set()
@@ -180,6 +238,59 @@ def test_looper_board_sums_up_the_day(looper_traces):
         assert boards == tr.result["days"]
 
 
+@pytest.mark.parametrize("player,writer", [("deducer", "random"), ("oracle_key", "random"),
+                                           ("oracle_key", "adversarial")])
+def test_looper_names_and_scriptwriters_state_true_reasons(player, writer):
+    """The setup, every victim the scriptwriter picks and every name the player gives (R-2
+    variant) carry a reason, true of the game (the shipped random, adversarial and fixed
+    scriptwriters' and players' reasons share these kinds): an aimed pick is the key person or the
+    protagonist it names; a random one is among as many as the event's candidates; the
+    deducer names one of the candidates it lists; the oracle names the key person it is
+    told."""
+    from sim.looper import GAME
+
+    aim = ["scriptwriter.aim=0.3"] if writer == "random" else []  # the random one aims some picks
+    setup = GAME.setup(sets=["rules.must_name_key_person=true", "rules.wrong_name_ends_game=false", *aim])
+    strategies = GAME.strategies({"player": player, "scriptwriter": writer})
+    prot = setup.ids[0]
+    seen = {"setup_key": 0, "choice": 0, "name": 0}
+    picks = set()
+    for k in range(6 if NOJIT else 25):
+        key = None
+        for e in GAME.trace(setup, strategies, 3, k).events:
+            if e["event"] not in seen:
+                continue
+            reason = e.get("reason")
+            assert reason, (player, writer, k, e)
+            seen[e["event"]] += 1
+            whys = {r["why"]: r for r in reason}
+            if e["event"] == "choice":
+                picks |= set(whys) & {"aims", "random"}
+            if e["event"] == "setup_key":
+                key = e["key"]
+                assert ("random" in whys and whys["random"]["score"] == len(setup.ids) - 1) or "pool" in whys, e
+            elif e["event"] == "choice":
+                if "aims" in whys:
+                    assert whys["aims"]["character"] == e["victim"] in (key, prot), e
+                    assert key not in e["candidates"] or e["victim"] == key, e
+                else:
+                    assert whys["random"]["score"] == len(e["candidates"]), e
+                    if writer == "adversarial":
+                        assert key not in e["candidates"] and prot not in e["candidates"], e
+            else:
+                if player == "oracle_key":
+                    assert whys["told"]["character"] == key == e["named"], e
+                elif "candidate" in whys:
+                    assert e["named"] in {r["character"] for r in reason if r["why"] == "candidate"}, e
+                else:
+                    assert whys["random"]["score"] >= 1, e
+    # the adversarial scriptwriter kills the key person whenever it can: no loop survives to a name
+    assert seen["setup_key"] and seen["choice"] and (seen["name"] or writer == "adversarial"), seen
+    # both kinds of pick seen and checked (a pick the random scriptwriter may aim is rare here:
+    # the key person or the protagonist must be among a rule's candidates)
+    assert picks == ({"aims", "random"} if writer == "adversarial" else {"random"}) or picks == {"aims", "random"}, picks
+
+
 def test_looper_text_shows_the_board_and_stress_lines_only_when_verbose():
     r = runner.invoke(app, ["looper", "trace", "--seed", "2", "--player", "deducer"])
     v = runner.invoke(app, ["looper", "trace", "--seed", "2", "--player", "deducer", "--verbose"])
@@ -217,6 +328,32 @@ def test_trpg_target_and_reaction_reasons():
                 seen.add("auto")
         assert GAME.trace(setup, strategies, 1, k, events=False).result == tr.result
     assert {"nearest", "auto"} <= seen
+
+
+def test_trpg_oracle_focus_states_the_exact_hp_it_read():
+    """The oracle's target reason: its rule, then the chosen target first with the lowest
+    exact HP, each HP the one the trace's own events leave (the sheet's, then each hit,
+    heal and fall)."""
+    from sim.trpg.protocol import GAME
+
+    setup = GAME.setup(scenario="alley", sets=['characters.host.strategy.target="oracle_focus"'])
+    strategies = GAME.strategies({})
+    targets = 0
+    for k in range(4 if NOJIT else 20):
+        hp = {c: v["hp"] for c, v in setup.config["characters"].items()}
+        for e in GAME.trace(setup, strategies, 1, k).events:
+            if e["event"] in ("hit", "heal"):
+                hp[e["target"]] = e["hp"]
+            elif e["event"] == "fall":
+                hp[e["actor"]] = e["hp"]
+            if e["event"] != "target" or e["reason"][0].get("rule") != "oracle_focus":
+                continue
+            values = [x for x in e["reason"] if x["why"] == "value"]
+            assert values[0]["character"] == e["target"], e
+            assert values[0]["score"] == min(x["score"] for x in values), e
+            assert all(x["score"] == hp[x["character"]] for x in values), (e, hp)
+            targets += 1
+    assert targets > 10
 
 
 @pytest.mark.heavy  # the filter's trace kernels: minutes each to compile cold

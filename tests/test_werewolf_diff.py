@@ -2,16 +2,18 @@
 
 * whole games: ``chunk_kernel(v, w)(key, g, 1, ...)`` vs ``naive_game`` game by game —
   winner, ending event, days, runoffs, days with nobody out and every role's survival and
-  out-how counts — for the default composition, a plain classic one, all four
-  random/claims pairings and every variant; the naive side plays the ``random`` families
-  re-stated in tests/naive/werewolf_strategies.py, so a bug in the engine's random
-  strategy shows as a difference (``claims`` is still the engine's on both sides);
+  out-how counts — for the default composition, a plain classic one, random/claims/trusting
+  pairings, every variant and knob values off their defaults; the naive side plays the
+  families re-stated in tests/naive (``random`` in werewolf_strategies.py, ``trusting`` in
+  werewolf_trusting.py, ``claims`` in werewolf_claims.py), so a bug in the engine's
+  strategy shows as a difference;
 * the runner: ``sim.werewolf.game.run`` (threads, chunks) vs the naive games, exactly and
   as a statistic.
 """
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import numba
 import numpy as np
@@ -19,7 +21,7 @@ import pytest
 
 from sim.core.seeding import run_key
 from sim.werewolf.enums import EVENTS, HOW, WINNERS
-from sim.werewolf.game import run
+from sim.werewolf.game import run, with_knobs
 from sim.werewolf.game_nb import C_DAYS, C_GAMES, C_RUNOFFS, C_VILLAGE, C_WOLVES, chunk_kernel, new_counts
 from sim.werewolf.roles import resolve_setup
 from strategies.werewolf import VILLAGE, WOLVES
@@ -37,7 +39,8 @@ def n_games(full: int) -> int:
 
 DEFAULT = None  # the 12-participant table of R-1
 PLAIN = "werewolf*2,villager*5,seer"
-PAIRS = [("random", "random"), ("claims", "claims"), ("random", "claims"), ("claims", "random")]
+PAIRS = [("random", "random"), ("claims", "claims"), ("random", "claims"), ("claims", "random"),
+         ("trusting", "trusting"), ("trusting", "claims"), ("claims", "trusting")]
 
 
 def engine_counts(kernel, setup, g) -> dict[str, np.ndarray]:
@@ -58,9 +61,13 @@ def describe(setup, c) -> dict:
     return {"end": ends, "scalars": c["scalars"].tolist(), "roles": roles}
 
 
-def diff_games(setup, vname, wname, n_games):
-    """Compare games 0..n_games-1; returns (mismatches, statistics of the naive games)."""
+def diff_games(setup, vname, wname, n_games, knobs=False):
+    """Compare games 0..n_games-1; returns (mismatches, statistics of the naive games).
+    ``knobs``: play the configuration's ``village`` / ``wolves`` knob values (``with_knobs``);
+    else the kernel gets none (every hook at its built-in default)."""
     v, w = VILLAGE.get(vname), WOLVES.get(wname)
+    if knobs:
+        setup = replace(setup, nb=with_knobs(setup, v, w))
     kernel = chunk_kernel(v, w)
     bad = []
     stats = Counter()
@@ -79,6 +86,7 @@ def diff_games(setup, vname, wname, n_games):
         stats["revived"] += sum(res["revived"])
         for entry in res["log"]:
             stats[entry[1]] += 1  # voted, attacked, dragged, witch, revive, mark, divine, attack
+        stats["claimers"] += int((res["game"].claim_role >= 0).sum())
     return bad, stats
 
 
@@ -102,6 +110,8 @@ def test_games_match_naive(roles, vname, wname):
     if roles is DEFAULT:  # every ability was exercised
         assert stats["dragged"] > 0 and stats["witch"] + stats["revived"] > 0 and stats["mark"] > 0
         assert stats["event:attack"] > 0
+    if vname != "random":
+        assert stats["claimers"] > 0  # the skilled village's seer claims
 
 
 VARIANTS = {
@@ -121,7 +131,7 @@ VARIANTS = {
 }
 
 
-@pytest.mark.parametrize("vname, wname", [("random", "random"), ("claims", "claims")])
+@pytest.mark.parametrize("vname, wname", [("random", "random"), ("claims", "claims"), ("trusting", "trusting")])
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_variants_match_naive(variant, vname, wname):
     setup = resolve_setup(sets=VARIANTS[variant])
@@ -135,6 +145,38 @@ def test_variants_match_naive(variant, vname, wname):
         assert stats["runoffs"] == 0 and stats["nobody_out"] == 0
     if variant == "start_night":
         assert stats["attacked"] > 0
+
+
+# Knob values off their defaults (every knob of both families at least once), on tables that
+# reach the branches they steer: the witch's kill only below witch_kill's default; the fake
+# claim's fallbacks on tables without a seer / medium / paladin; a wolf's claim without an
+# accomplice.
+KNOBS = {
+    "trusting_a": ("trusting", None, ["village.follow=0.5", "village.trust=false", "village.guard_claimers=false",
+                                      "village.revive=false", "wolves.fake_claim=0.5", "wolves.vote_claimers=false"]),
+    "trusting_b": ("trusting", None, ["village.claim_day=2", "village.eliminate=0.3", "wolves.frame=false",
+                                      "wolves.hunt=false"]),
+    "claims_a": ("claims", None, ["village.agree=false", "village.medium=0.5", "village.guard_seer=false",
+                                  "wolves.fake_claim=0.5", "wolves.fake_medium=0.5", "wolves.dodge=0.5"]),
+    "claims_b": ("claims", "hati,accomplice,seer,paladin,witch,villager*4",
+                 ["village.witch_kill=0.5", "village.claim_day=2", "wolves.clear=0.5"]),
+    "claims_c": ("claims", "werewolf*2,seer,medium,paladin,witch,villager*4",
+                 ["village.medium_wait=false", "village.report=2", "village.fake=0.5", "village.witch_revive=0.4",
+                  "wolves.wolf_claim=0.5"]),
+    "claims_d": ("claims", None, ["wolves.fake_medium=1", "wolves.fake_day=2", "wolves.frame=false"]),
+    "claims_no_seer": ("claims", "fenrir,accomplice,medium,paladin,witch,villager*4", []),
+    "claims_no_medium": ("claims", "werewolf,accomplice,seer,paladin,villager*4", ["wolves.fake_medium=1"]),
+    "claims_no_paladin": ("claims", "werewolf*2,seer,medium,villager*5", ["wolves.wolf_claim=1"]),
+}
+
+
+@pytest.mark.parametrize("case", list(KNOBS))
+def test_knobs_match_naive(case):
+    family, roles, sets = KNOBS[case]
+    setup = resolve_setup(roles=roles, sets=sets)
+    bad, stats = diff_games(setup, family, family, n_games(240), knobs=True)
+    assert not bad, _report(bad)
+    assert stats["village"] > 0 and stats["wolves"] > 0
 
 
 @pytest.mark.parametrize("vname, wname", [("random", "random"), ("claims", "claims")])

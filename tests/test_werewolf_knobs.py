@@ -19,6 +19,7 @@ from sim.werewolf.roles import resolve_setup
 from strategies.werewolf import VILLAGE, WOLVES
 from strategies.werewolf import trusting as c
 from tests.naive.werewolf import counts_of, naive_game
+from tests.naive.werewolf_strategies import naive_village, naive_wolves
 
 GAMES = 4000
 V, W = VILLAGE.get("trusting"), WOLVES.get("trusting")
@@ -77,14 +78,16 @@ def test_engine_matches_naive_with_knobs(sets):
 
 def assert_engine_matches_naive(setup, village, wolves, seed, games=150):
     """Games 0 … games-1 with the setup's knob values (``with_knobs``): the kernel's counts
-    equal the naive reference's, game by game (tests/test_werewolf_claims.py uses it too)."""
+    equal the naive reference's, game by game, the naive side playing the families re-stated
+    in tests/naive (tests/test_werewolf_claims.py uses it too)."""
     R = with_knobs(setup, village, wolves)
     kernel = chunk_kernel(village, wolves)
     key = run_key(seed)
+    nv, nw = naive_village(village), naive_wolves(wolves)
     for g in range(games):
         out = new_counts(R)
         kernel(key, g, 1, R, out, None)
-        want = counts_of(setup, [naive_game(replace(setup, nb=R), key, g, village, wolves)])
+        want = counts_of(setup, [naive_game(replace(setup, nb=R), key, g, nv, nw)])
         got = out._asdict()
         assert all(np.array_equal(got[k], want[k]) for k in want), f"game {g} differs"
 

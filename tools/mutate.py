@@ -93,7 +93,8 @@ def main(argv=None) -> int:
     try:
         copy_project(tmp)
         union = sorted({t for m in todo for t in m.tests})
-        status, secs, _ = run_tests(tmp, union, a.timeout * 2)
+        # the baseline runs every mutant's tests at once: --timeout for each file of them
+        status, secs, _ = run_tests(tmp, union, a.timeout * len(union))
         print(f"baseline (no mutant): {status} in {secs:.0f} s", flush=True)
         if status != "passed":
             print("the unmutated project fails its tests: no score")

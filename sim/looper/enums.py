@@ -125,8 +125,12 @@ EVENT_NAMES = {i + 1: k.lower() for i, k in enumerate(_EVENTS)}
 # character a move takes out of danger (a; b: the move's index), the expected loss before
 # (a = -1) and after move a, a move made free of the worlds (a: the character, b: the move),
 # the planner's mean rollout value of a move set (a: 0 the greedy set, 1 none, 2… a change
-# of it; b: 1 for the set chosen).
-WHY = ("at_risk", "candidate", "prevents", "loss", "free", "rollout")
+# of it; b: 1 for the set chosen). Names and the scriptwriter's setup and choices: drawn at
+# random (score: among how many), aimed at a character (a; score: the aim's chance), the
+# key person as the judge tells an oracle (a), row a of a pool of setups (score: its size),
+# the written script (P-19), the first candidate in roster order (a).
+WHY = ("at_risk", "candidate", "prevents", "loss", "free", "rollout", "random", "aims", "told", "pool",
+       "script", "first")
 Why = namedtuple("Why", [w.upper() for w in WHY])(*range(len(WHY)))
 MoveStatus = namedtuple("MoveStatus", ("DONE", "OVERRIDDEN", "DEAD", "REPEATED"))(0, 1, 2, 3)
 LoopEnd = namedtuple("LoopEnd", ("PROTAGONIST", "KEY", "BOTH", "SURVIVED", "WRONG_NAME"))(1, 2, 3, 4, 5)

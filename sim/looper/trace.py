@@ -74,6 +74,19 @@ def decode(rows: np.ndarray, roster, *, text: bool = True) -> list[dict]:
             what = {0: "the greedy set", 1: "no move"}.get(p, f"change {p - 1} of the greedy set")
             return {"why": name, "set": what, "chosen": bool(q), "score": x}, \
                 f"{'chose ' if q else ''}{what}: rollout value {x:.2f}"
+        if k == Why.RANDOM:
+            return {"why": name, "score": x}, f"at random among {x:.0f}"
+        if k == Why.AIMS:
+            return {"why": name, "character": who, "score": x}, \
+                f"aims at {who}" + (f" (with chance {x:.2f})" if x < 1 else "")
+        if k == Why.TOLD:
+            return {"why": name, "character": who}, f"told the key person: {who} (oracle)"
+        if k == Why.POOL:
+            return {"why": name, "row": p, "score": x}, f"setup {p + 1} of a pool of {x:.0f}"
+        if k == Why.SCRIPT:
+            return {"why": name}, "the written script ([setup], P-19)"
+        if k == Why.FIRST:
+            return {"why": name, "character": who}, f"the first candidate in roster order: {who}"
         return {"why": name, "a": p, "b": q, "score": x}, f"{name} {p} {q} {x:g}"
 
     board: dict | None = None

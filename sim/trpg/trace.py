@@ -35,7 +35,8 @@ STEPS = {DS.ROLL: ("damage roll", "R-10"), DS.BONUS: ("damage bonus ability", "R
          DS.ITEM: ("item reduction", "R-10"), DS.REDUCTION_PCT: ("reduction ability %", "R-10"),
          DS.REDUCTION_FIXED: ("reduction ability", "R-10")}
 BANDS = ("zero", "near", "mid", "far")
-VALUE_OF = {"weakest": "HP (band)", "nearest": "distance", "dangerous": "expected damage"}  # a target rule's value
+VALUE_OF = {"weakest": "HP (band)", "nearest": "distance", "dangerous": "expected damage",
+            "oracle_focus": "exact HP (the judge's)"}  # a target rule's value
 
 
 def decode(rows: np.ndarray, setup: Setup) -> list[dict]:

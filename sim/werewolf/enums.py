@@ -71,7 +71,15 @@ T = namedtuple("T", _T)(*range(1, len(_T) + 1))
 # sim/werewolf/trace.py words them): a ranking of suspicion or trust (a the participant,
 # the score its value), a threshold the decision compared with (score), a choice at random
 # among score candidates, a participant avoided (a), a participant reported wolf (a) by b.
-WHY = ("suspect", "trust", "threshold", "random", "avoid", "reported")
+# A reason item's kind (sim.core.reasons; worded by sim/werewolf/trace.py): ``known`` a
+# participant's read as the decider knows it (its own divination or reading, its team;
+# score 1 wolf, 0 village), ``claimer`` a participant claiming a role (score: its index in CLAIMS), ``cleared`` how many
+# were left out as cleared (with a participant: the reports clearing it), ``announces``
+# the reading a claim states (a, score 1 wolf / 0 village), ``unread`` the size of the
+# pool of participants no reading covers yet, ``nothing`` nothing to act on, ``seats`` the
+# highest seats guarded (score: how many; the table votes the lowest seats first).
+WHY = ("suspect", "trust", "threshold", "random", "avoid", "reported", "known", "claimer", "cleared",
+       "announces", "unread", "nothing", "seats")
 Why = namedtuple("Why", [w.upper() for w in WHY])(*range(len(WHY)))
 
 # A side strategy's knob values reach its views (View.knobs, float64[KNOB_SLOTS]) in the

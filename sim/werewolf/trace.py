@@ -89,6 +89,20 @@ def decode(setup, rows: np.ndarray) -> list[dict]:
             return fields, f"avoids {who(p)}"
         if k == Why.REPORTED:
             return fields, f"{who(p)} reported wolf by {who(q)}"
+        if k == Why.KNOWN:
+            return fields, f"{who(p)} known {'wolf' if x else 'village'}"
+        if k == Why.CLAIMER:
+            return fields, f"{who(p)} claims {CLAIMS[int(x)] if 0 <= x < len(CLAIMS) else '?'}"
+        if k == Why.CLEARED:
+            return fields, (f"{who(p)} cleared by {x:.0f} report(s)" if p >= 0 else f"{x:.0f} cleared left out")
+        if k == Why.ANNOUNCES:
+            return fields, f"announces {who(p)} as {'wolf' if x else 'village'}"
+        if k == Why.UNREAD:
+            return fields, f"among {x:.0f} not yet read"
+        if k == Why.NOTHING:
+            return fields, "nothing to act on"
+        if k == Why.SEATS:
+            return fields, f"the {x:.0f} highest seat(s): the table votes the lowest first"
         return fields, f"{name} {who(p) if p >= 0 else ''} {x:g}".strip()
 
     for row in rows:

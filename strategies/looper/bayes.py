@@ -898,7 +898,12 @@ def bayes_name_nb(rng, view, own):
     opaque(update_nb, (rng, view, own, True))
     km = np.uint64(own.mem[M_KEY]) & view.alive & ~U1
     if km:
+        if explaining_nb(view.why):
+            for i in range(64):
+                if (km >> np.uint64(i)) & U1:
+                    reason_nb(view.why, Why.CANDIDATE, i, -1, 1.0 / popcount_nb(km))
         return choose_bit_nb(rng, km)
+    reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(view.alive & ~U1))
     return choose_bit_nb(rng, view.alive & ~U1)
 
 
@@ -1209,6 +1214,7 @@ def oracle_planner_move_nb(rng, view, own, out):
 @nb.njit
 def oracle_planner_name_nb(rng, view, own):
     """ORACLE: name the true key person."""
+    reason_nb(view.why, Why.TOLD, view.key)
     return view.key
 
 

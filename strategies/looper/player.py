@@ -34,6 +34,7 @@ def random_move_nb(rng, view, own, out):
 @nb.njit
 def random_name_nb(rng, view, own):
     """R-2 variant: name a uniformly random living table character."""
+    reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(view.alive & ~U1))
     return choose_bit_nb(rng, view.alive & ~U1)
 
 
@@ -102,7 +103,12 @@ def deducer_move_nb(rng, view, own, out):
 def deducer_name_nb(rng, view, own):
     cand = _candidates_nb(view, own.mem) & view.alive
     if cand:
+        if explaining_nb(view.why):
+            for i in range(64):
+                if (cand >> np.uint64(i)) & U1:
+                    reason_nb(view.why, Why.CANDIDATE, i, -1, 1.0 / popcount_nb(cand))
         return choose_bit_nb(rng, cand)
+    reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(view.alive & ~U1))
     return choose_bit_nb(rng, view.alive & ~U1)
 
 
@@ -115,4 +121,5 @@ def oracle_key_move_nb(rng, view, own, out):
 @nb.njit
 def oracle_key_name_nb(rng, view, own):
     """ORACLE: name the true key person."""
+    reason_nb(view.why, Why.TOLD, view.key)
     return view.key

@@ -18,8 +18,10 @@ ability; the kernel cache tells the closures apart by what they capture
 """
 import numba as nb
 
+from sim.core.bits import popcount_nb
+from sim.core.reasons import reason_nb
 from sim.core.rng import choose_bit_nb
-from sim.looper.enums import I
+from sim.looper.enums import I, Why
 
 
 @nb.njit
@@ -29,6 +31,7 @@ def never_move_nb(rng, view, own, out):
 
 @nb.njit
 def chance_choose_nb(rng, view, params, actor, cand):
+    reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(cand))
     return choose_bit_nb(rng, cand)
 
 

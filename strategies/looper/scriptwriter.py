@@ -2,8 +2,10 @@
 import numba as nb
 import numpy as np
 
+from sim.core.bits import popcount_nb
+from sim.core.reasons import reason_nb
 from sim.core.rng import choose_bit_nb, randint_nb, uniform_nb
-from sim.looper.enums import I
+from sim.looper.enums import I, Why
 
 U1 = np.uint64(1)
 
@@ -20,6 +22,7 @@ def random_setup_nb(rng, view, params, out):
     R = view.rules
     n = R.info[I.N_CHARS]
     L = R.info[I.N_LOC]
+    reason_nb(view.why, Why.RANDOM, -1, -1, n - 1)  # the key person among the table characters
     out[0] = 1 + randint_nb(rng, n - 1)
     avail = np.uint64(0)
     for i in range(1, n):
@@ -59,9 +62,12 @@ def random_choose_nb(rng, view, params, actor, cand):
     if aim > 0.0 and uniform_nb(rng) < aim:
         kp = view.key
         if (cand >> np.uint64(kp)) & U1:
+            reason_nb(view.why, Why.AIMS, kp, -1, aim)
             return kp
         if cand & U1:
+            reason_nb(view.why, Why.AIMS, 0, -1, aim)
             return 0
+    reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(cand))
     return choose_bit_nb(rng, cand)
 
 
@@ -69,6 +75,7 @@ def random_choose_nb(rng, view, params, actor, cand):
 def pool_setup_nb(rng, view, params, out):
     """A setup drawn uniformly from the rows of ``params`` (prepared in Python)."""
     row = randint_nb(rng, params.shape[0])
+    reason_nb(view.why, Why.POOL, row, -1, params.shape[0])
     for j in range(out.shape[0]):
         out[j] = params[row, j]
 
@@ -78,9 +85,12 @@ def adversarial_choose_nb(rng, view, params, actor, cand):
     """Kill the key person, else the protagonist, else anyone eligible."""
     kp = view.key
     if (cand >> np.uint64(kp)) & U1:
+        reason_nb(view.why, Why.AIMS, kp, -1, 1.0)
         return kp
     if cand & U1:
+        reason_nb(view.why, Why.AIMS, 0, -1, 1.0)
         return 0
+    reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(cand))
     return choose_bit_nb(rng, cand)
 
 
@@ -88,6 +98,7 @@ def adversarial_choose_nb(rng, view, params, actor, cand):
 def fixed_setup_nb(rng, view, params, out):
     """The script written in the configuration (P-19): row 0 of ``params`` (prepared by
     :func:`strategies.looper.fixed_prepare` from ``[setup]``); no draw."""
+    reason_nb(view.why, Why.SCRIPT)
     for j in range(out.shape[0]):
         out[j] = params[0, j]
 
@@ -104,5 +115,7 @@ def fixed_choose_nb(rng, view, params, actor, cand):
         c = np.int64(0)
         while not ((cand >> np.uint64(c)) & U1):
             c += 1
+        reason_nb(view.why, Why.FIRST, c)
         return c
+    reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(cand))
     return choose_bit_nb(rng, cand)

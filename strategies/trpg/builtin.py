@@ -25,10 +25,12 @@ import numpy as np
 from sim.core.bits import lowest_nb, popcount_nb
 from sim.core.reasons import explaining_nb, rank_nb, reason_nb
 from sim.core.rng import choose_bit_nb
-from sim.trpg.enums import B, CF, K, RE, WF, Why
+from sim.trpg.enums import TARGETS, B, CF, K, RE, WF, Why
 from sim.trpg.rules_nb import (G_ARM, G_DIGIT, G_NONE, G_ROLL, auto_choice_nb, auto_costs_nb, dice_mean2_nb,
                                p_success216_nb)
 from sim.trpg.views import view_distance_nb
+
+ORACLE_FOCUS = TARGETS.index("oracle_focus")  # its rule's index, as a reason states it
 
 U1 = np.uint64(1)
 
@@ -138,6 +140,7 @@ def builtin_reaction_nb(rng, view, d, attacker, can_dodge):
 @nb.njit(forceinline=True)
 def oracle_focus_nb(rng, view, actor, cands):
     """ORACLE: the candidate with the lowest exact HP (the judge's table; ties: sheet order)."""
+    reason_nb(view.why, Why.RULE, 0, ORACLE_FOCUS)
     best = -1
     m = cands
     while m:
@@ -145,6 +148,14 @@ def oracle_focus_nb(rng, view, actor, cands):
         m &= m - U1
         if best < 0 or view.bs[j, B.HP] < view.bs[best, B.HP]:
             best = j
+    if explaining_nb(view.why):  # the exact HP it read, lowest first
+        sc = np.zeros(view.bs.shape[0])
+        m = cands
+        while m:
+            j = lowest_nb(m)
+            m &= m - U1
+            sc[j] = view.bs[j, B.HP]
+        rank_nb(view.why, Why.VALUE, sc, cands, best, 3, -1.0)
     return best
 
 

@@ -24,6 +24,7 @@ def random_vote_nb(rng, view, cands):
 @nb.njit(forceinline=True)
 def random_divine_nb(rng, view):
     m = others_alive_nb(view)
+    reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(m))
     return choose_bit_nb(rng, m) if m else -1
 
 
@@ -33,6 +34,8 @@ def random_mark_nb(rng, view):
     last = view.last_mark
     if last >= 0:
         m &= ~(U1 << np.uint64(last))
+        reason_nb(view.why, Why.AVOID, last)
+    reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(m))
     return choose_bit_nb(rng, m) if m else -1
 
 
@@ -56,6 +59,7 @@ def random_protect_nb(rng, view):
     last = view.last_protect
     if k >= 2 and k == popcount_nb(avail) and avail == last:
         k -= 1  # the only full set is last night's: protect one fewer
+    reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(avail))
     while True:
         m = random_subset_nb(rng, avail, k)
         if m != last or k < 2:  # the rule forbids repeating a set of two or more
@@ -71,6 +75,7 @@ def random_witch_nb(rng, view):
     alive = others_alive_nb(view)
     dead = full & ~view.alive & ~(U1 << np.uint64(me))
     k = randint_nb(rng, 1 + popcount_nb(alive) + popcount_nb(dead))
+    reason_nb(view.why, Why.RANDOM, -1, -1, 1 + popcount_nb(alive) + popcount_nb(dead))  # options, pass included
     if k == 0:
         return WITCH_PASS * WITCH_BASE
     k -= 1

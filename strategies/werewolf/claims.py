@@ -418,6 +418,10 @@ def village_divine_nb(rng, view):
         return -1
     m = unread & (view.claimed[CLAIM_SEER] | view.claimed[CLAIM_MEDIUM])
     t = choose_bit_nb(rng, m if m else unread)
+    if m:
+        # a claimer not yet read: test the claim
+        reason_nb(view.why, Why.CLAIMER, t, -1, CLAIM_SEER if _has(view.claimed[CLAIM_SEER], t) else CLAIM_MEDIUM)
+    reason_nb(view.why, Why.UNREAD, -1, -1, popcount_nb(m if m else unread))
     view.mem[MEM_LAST_DIVINED] = t + 1
     return t
 
@@ -443,6 +447,7 @@ def village_speak_nb(rng, view):
         if view.mem[MEM_LAST_DIVINED] == 0:
             return -1
         t = view.mem[MEM_LAST_DIVINED] - 1
+        reason_nb(view.why, Why.ANNOUNCES, t, -1, view.know[t])
         return CLAIM_SEER * CLAIM_BASE + t * 2 + view.know[t]
     if ab == Ab.MEDIUM:
         me = view.me
@@ -451,6 +456,7 @@ def village_speak_nb(rng, view):
             return -1
         for t in range(view.n):
             if t != me and view.know[t] >= 0 and view.out_how[t] == How.VOTED and view.claim_res[me, t] < 0:
+                reason_nb(view.why, Why.ANNOUNCES, t, -1, view.know[t])
                 return CLAIM_MEDIUM * CLAIM_BASE + t * 2 + view.know[t]
     return -1
 
@@ -483,9 +489,14 @@ def village_protect_nb(rng, view):
             h = highest_nb(fresh)
             m |= _bit(h)
             fresh &= ~_bit(h)
+        reason_nb(view.why, Why.SEATS, -1, -1, need)
     elif popcount_nb(fresh) >= need:
+        if need > 0:
+            reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(fresh))
         m |= random_subset_nb(rng, fresh, need)
     else:
+        if need > popcount_nb(fresh):
+            reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(rest & ~fresh))
         m |= fresh | random_subset_nb(rng, rest & ~fresh, need - popcount_nb(fresh))
     if m == last and k >= 2:  # only last night's set was possible with this first pick
         return random_protect_nb(rng, view)  # (it knows the rule's corner cases)
@@ -589,6 +600,12 @@ def wolf_mark_nb(rng, view):
         j &= j - U1
         read |= view.said[c, 0] | view.said[c, 1] | _bit(c)
     fresh = avail & ~read
+    if last >= 0:
+        reason_nb(view.why, Why.AVOID, last)
+    if fresh:
+        reason_nb(view.why, Why.UNREAD, -1, -1, popcount_nb(fresh))
+    else:
+        reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(avail))
     return choose_bit_nb(rng, fresh if fresh else avail)
 
 
@@ -597,14 +614,19 @@ def _fake_seer_nb(rng, view, team):
     """A fake seer's report: clear fenrir / a wolf, or frame the trusted rival claimer."""
     wolves_alive = team & view.alive & ~_bit(view.me)
     if wolves_alive and chance_nb(rng, knob_nb(view, KW_CLEAR, 0.0)):
-        return CLAIM_SEER * CLAIM_BASE + choose_bit_nb(rng, wolves_alive) * 2 + 0
+        t = choose_bit_nb(rng, wolves_alive)
+        reason_nb(view.why, Why.KNOWN, t, -1, 1.0)  # a teammate, announced as village
+        reason_nb(view.why, Why.ANNOUNCES, t, -1, 0.0)
+        return CLAIM_SEER * CLAIM_BASE + t * 2 + 0
     targets = others_alive_nb(view) & ~team
     if not targets:
         return -1
     trust = scratch_nb(view.n)
     claimers = trust_nb(view, trust, 1.0)
     c = _most_trusted_nb(targets & ~view.said[view.me, 1], claimers, trust)
-    if c < 0:
+    if c >= 0:
+        reason_nb(view.why, Why.TRUST, c, -1, trust[c])  # frames the trusted rival
+    else:
         cleared = np.uint64(0)
         j = claimers
         while j:
@@ -613,6 +635,8 @@ def _fake_seer_nb(rng, view, team):
             cleared |= view.said[k, 0]
         fresh = targets & ~cleared & ~view.said[view.me, 1]
         c = choose_bit_nb(rng, fresh if fresh else targets)
+        reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(fresh if fresh else targets))
+    reason_nb(view.why, Why.ANNOUNCES, c, -1, 1.0)
     return CLAIM_SEER * CLAIM_BASE + c * 2 + 1
 
 
@@ -623,6 +647,7 @@ def _fake_medium_nb(view, team):
     for t in range(view.n):
         if t != me and view.out_how[t] == How.VOTED and view.out_day[t] == view.day - 1 \
                 and view.claim_res[me, t] < 0:
+            reason_nb(view.why, Why.ANNOUNCES, t, -1, 0.0 if _has(team, t) else 1.0)  # the opposite of its truth
             return CLAIM_MEDIUM * CLAIM_BASE + t * 2 + (0 if _has(team, t) else 1)
     return -1
 

@@ -12,14 +12,19 @@ Knobs (data: ``--village claims@follow=0.5``, ``[village] follow = 0.5``, ``--se
 village.follow=0.5``; ``sim tune`` searches them). At their defaults the play is the one
 described above, draw for draw; a probability draws from the side's stream only when it
 is strictly between 0 and 1.
+
+Reasons (in a trace, sim.core.reasons): each decision states the rule it followed — a
+known or reported wolf, a seer claimer, how many cleared were left out, and the size of
+the pool it drew from at random (``random``), or the reading a claim announces.
 """
 import numba as nb
 import numpy as np
 
 from sim.core.bits import popcount_nb
 from sim.core.knobs import Knob
+from sim.core.reasons import explaining_nb, reason_nb
 from sim.core.rng import choose_bit_nb
-from sim.werewolf.enums import CLAIM_SEER, WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_REVIVE, Ab, RF
+from sim.werewolf.enums import CLAIM_SEER, WITCH_BASE, WITCH_ELIMINATE, WITCH_PASS, WITCH_REVIVE, Ab, RF, Why
 from strategies.werewolf.basic import (chance_nb, knob_nb, known_nb as _known_nb, others_alive_nb, random_mark_nb,
                                       random_protect_nb, random_subset_nb)
 
@@ -71,12 +76,35 @@ def _claimers_nb(view):
 
 
 @nb.njit(forceinline=True)
-def _pick_nb(rng, prefer, cands, me):
+def _pool_nb(prefer, cands, me):
+    """The set ``_pick_nb`` draws from."""
     m = prefer & cands & ~(U1 << np.uint64(me))
     if m:
-        return choose_bit_nb(rng, m)
+        return m
     m = cands & ~(U1 << np.uint64(me))
-    return choose_bit_nb(rng, m if m else cands)
+    return m if m else cands
+
+
+@nb.njit(forceinline=True)
+def _pick_nb(rng, prefer, cands, me):
+    return choose_bit_nb(rng, _pool_nb(prefer, cands, me))
+
+
+@nb.njit(forceinline=True)
+def _reporter_nb(view, t):
+    """A living seer claimer who reported ``t`` as wolf (-1: none)."""
+    for c in range(view.n):
+        if view.claim_role[c] == CLAIM_SEER and (view.alive >> np.uint64(c)) & U1 and view.claim_res[c, t] == 1:
+            return c
+    return -1
+
+
+@nb.njit(forceinline=True)
+def _explain_pick_nb(view, prefer, cands, me, left_out):
+    """Reason of a ``_pick_nb`` among ``prefer``: the cleared left out, the pool's size."""
+    pool = _pool_nb(prefer, cands, me)
+    reason_nb(view.why, Why.CLEARED, -1, -1, popcount_nb(left_out & cands & ~(U1 << np.uint64(me)) & ~pool))
+    reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(pool))
 
 
 @nb.njit(forceinline=True)
@@ -85,22 +113,37 @@ def village_vote_nb(rng, view, cands):
     if _my_ability_nb(view) == Ab.DIVINE:
         wolves = _known_nb(view, 1) & ~(U1 << np.uint64(me))
         if wolves & cands:
-            return choose_bit_nb(rng, wolves & cands)
-        return _pick_nb(rng, ~_known_nb(view, 0), cands, me)
+            t = choose_bit_nb(rng, wolves & cands)
+            reason_nb(view.why, Why.KNOWN, t, -1, 1.0)
+            reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(wolves & cands))
+            return t
+        t = _pick_nb(rng, ~_known_nb(view, 0), cands, me)
+        if explaining_nb(view.why):
+            _explain_pick_nb(view, ~_known_nb(view, 0), cands, me, _known_nb(view, 0))
+        return t
     wolves = _reported_nb(view, 1)
     if wolves & cands & ~(U1 << np.uint64(me)) and chance_nb(rng, knob_nb(view, KV_FOLLOW, 1.0)):
-        return _pick_nb(rng, wolves, cands, me)
+        t = _pick_nb(rng, wolves, cands, me)
+        reason_nb(view.why, Why.REPORTED, t, _reporter_nb(view, t), 1.0)
+        reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(_pool_nb(wolves, cands, me)))
+        return t
     cleared = _reported_nb(view, 0) | _known_nb(view, 0)
     if knob_nb(view, KV_TRUST, 1.0) != 0.0:
         cleared |= _claimers_nb(view)
-    return _pick_nb(rng, ~cleared, cands, me)
+    t = _pick_nb(rng, ~cleared, cands, me)
+    if explaining_nb(view.why):
+        _explain_pick_nb(view, ~cleared, cands, me, cleared)
+    return t
 
 
 @nb.njit(forceinline=True)
 def village_divine_nb(rng, view):
     m = others_alive_nb(view) & ~_known_nb(view, 0) & ~_known_nb(view, 1)
-    if not m:
+    if m:
+        reason_nb(view.why, Why.UNREAD, -1, -1, popcount_nb(m))
+    else:
         m = others_alive_nb(view)
+        reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(m))
     if not m:
         return -1
     t = choose_bit_nb(rng, m)
@@ -115,6 +158,7 @@ def village_speak_nb(rng, view):
     if view.day < knob_nb(view, KV_CLAIM_DAY, 1.0):
         return -1
     t = view.mem[MEM_LAST_DIVINED] - 1
+    reason_nb(view.why, Why.ANNOUNCES, t, -1, view.know[t])
     return t * 2 + view.know[t]
 
 
@@ -126,9 +170,16 @@ def village_protect_nb(rng, view):
     m = _claimers_nb(view) & avail if knob_nb(view, KV_GUARD, 1.0) != 0.0 else np.uint64(0)
     while popcount_nb(m) > k:
         m &= m - U1
+    guarded = m
     m |= random_subset_nb(rng, avail & ~m, k - popcount_nb(m))
     if m == last and popcount_nb(m) >= 2:
-        return random_protect_nb(rng, view)
+        return random_protect_nb(rng, view)  # last night's set: drawn again at random (its reason)
+    if explaining_nb(view.why):
+        for c in range(view.n):
+            if (guarded >> np.uint64(c)) & U1:
+                reason_nb(view.why, Why.CLAIMER, c, -1, CLAIM_SEER)
+        if popcount_nb(m) > popcount_nb(guarded):
+            reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(avail & ~guarded))
     return m
 
 
@@ -137,12 +188,25 @@ def village_witch_nb(rng, view):
     me = view.me
     wolves = (_reported_nb(view, 1) | _known_nb(view, 1)) & others_alive_nb(view)
     if wolves and chance_nb(rng, knob_nb(view, KV_ELIMINATE, 1.0)):
-        return WITCH_ELIMINATE * WITCH_BASE + choose_bit_nb(rng, wolves)
+        t = choose_bit_nb(rng, wolves)
+        if (_known_nb(view, 1) >> np.uint64(t)) & U1:
+            reason_nb(view.why, Why.KNOWN, t, -1, 1.0)
+        else:
+            reason_nb(view.why, Why.REPORTED, t, _reporter_nb(view, t), 1.0)
+        reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(wolves))
+        return WITCH_ELIMINATE * WITCH_BASE + t
     n = view.n
     full = (U1 << np.uint64(n)) - U1
     dead_claimers = _claimers_nb(view) & full & ~view.alive & ~(U1 << np.uint64(me))
     if dead_claimers and knob_nb(view, KV_REVIVE, 1.0) != 0.0:
-        return WITCH_REVIVE * WITCH_BASE + choose_bit_nb(rng, dead_claimers)
+        t = choose_bit_nb(rng, dead_claimers)
+        reason_nb(view.why, Why.CLAIMER, t, -1, CLAIM_SEER)
+        reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(dead_claimers))
+        return WITCH_REVIVE * WITCH_BASE + t
+    if wolves:  # the eliminate knob's draw said no
+        reason_nb(view.why, Why.THRESHOLD, -1, -1, knob_nb(view, KV_ELIMINATE, 1.0))
+    else:
+        reason_nb(view.why, Why.NOTHING)
     return WITCH_PASS * WITCH_BASE
 
 
@@ -152,7 +216,11 @@ def wolf_vote_nb(rng, view, cands):
     team = _known_nb(view, 1)
     seers = _claimers_nb(view) & ~team
     if seers & cands and knob_nb(view, KW_VOTE, 1.0) != 0.0:
-        return choose_bit_nb(rng, seers & cands)
+        t = choose_bit_nb(rng, seers & cands)
+        reason_nb(view.why, Why.CLAIMER, t, -1, CLAIM_SEER)
+        reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(seers & cands))
+        return t
+    reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(_pool_nb(~team, cands, me)))
     return _pick_nb(rng, ~team, cands, me)
 
 
@@ -160,7 +228,11 @@ def wolf_vote_nb(rng, view, cands):
 def wolf_attack_nb(rng, view, cands):
     seers = _claimers_nb(view) & cands
     if seers and knob_nb(view, KW_HUNT, 1.0) != 0.0:
-        return choose_bit_nb(rng, seers)
+        t = choose_bit_nb(rng, seers)
+        reason_nb(view.why, Why.CLAIMER, t, -1, CLAIM_SEER)
+        reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(seers))
+        return t
+    reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(cands))
     return choose_bit_nb(rng, cands)
 
 
@@ -186,6 +258,7 @@ def wolf_mark_nb(rng, view):
             if score > best_score:
                 best_score = score
                 best = t
+    reason_nb(view.why, Why.CLEARED, best, -1, best_score)
     return best
 
 
@@ -201,4 +274,7 @@ def wolf_speak_nb(rng, view):
     m = others_alive_nb(view) & ~_known_nb(view, 1)
     if not m:
         return -1
-    return choose_bit_nb(rng, m) * 2 + 1
+    t = choose_bit_nb(rng, m)
+    reason_nb(view.why, Why.ANNOUNCES, t, -1, 1.0)
+    reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(m))
+    return t * 2 + 1

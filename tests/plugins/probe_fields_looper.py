@@ -1,16 +1,19 @@
 """Field probes for the Looper honesty harness (issue 43, tests/test_looper_field_probes.py).
 
-``probe`` moves nobody and, when a loop survives and it must name the key person (R-2
-variant), names whom one field of its view alone points at: its knob ``field`` (slot 0 of
-``view.knobs``) names the field by its index in :data:`FIELDS` (the PlayerView's
-whitelist, in order), a decoder of that field's shape turns it into a set of characters,
-and the name is drawn among those that are alive (else among every living character
-but the protagonist). Alive is all the honest game tells of the key person at the end of
-a first loop (the loop ends when the key person dies), so an honest field leaves the
-name right with probability 1 / (living characters but the protagonist).
+``probe`` moves nobody and, whenever a loop survives and it must name the key person (R-2
+variant), names whom one field of its view points at beyond what the rules let a player
+deduce: its knob ``field`` (slot 0 of ``view.knobs``) names the field by its index in
+:data:`FIELDS` (the PlayerView's whitelist, in order), a decoder of that field's shape
+turns it into a set of characters, and the name is drawn among those of them that are
+still *candidates* — alive, not the protagonist, and consistent with every announcement
+so far (the deducer's candidates, ``strategies.looper.player._candidates_nb``) — else among
+every candidate. Given an honest view the key person is uniform over the candidates (see
+the test's docstring), so an honest field leaves the name right with probability
+1 / candidates, in any loop; at the end of a first loop the candidates are the living
+characters but the protagonist.
 
 ``oracle_probe`` is its twin with the judge's view: the same decoder fed the same field
-with the key person written into it — what the field would show if it leaked (a death
+(from loop ``leak_from`` on) with the key person written into it — what the field would show if it leaked (a death
 announced for the key person, a move, a named or loop-end entry, an extra slot of the
 rules' info or of the knobs, the key as the scalar or the mask). It shows that each
 probe has the power to see such a leak.
@@ -27,6 +30,7 @@ from sim.core.knobs import Knob
 from sim.core.rng import choose_bit_nb
 from sim.looper.enums import I
 from strategies.looper import PlayerStrategy
+from strategies.looper.player import _candidates_nb
 
 U1 = np.uint64(1)
 FIELDS = ("rules", "loop", "day", "alive", "ann", "moves", "loop_end", "named", "knobs")
@@ -98,23 +102,29 @@ def stay_nb(rng, view, own, out):
 
 
 @nb.njit
-def _name_among_nb(rng, view, g):
-    alive = view.alive & ~U1  # the living characters but the protagonist
-    g &= alive
-    return choose_bit_nb(rng, g if g else alive)
+def _name_among_nb(rng, view, own, g):
+    cand = _candidates_nb(view, own.mem) & view.alive & ~U1
+    if not cand:  # announcements inconsistent with every character: the test fails on it
+        cand = view.alive & ~U1
+    g &= cand
+    return choose_bit_nb(rng, g if g else cand)
 
 
 @nb.njit
 def probe_name_nb(rng, view, own):
-    return _name_among_nb(rng, view, field_guess_nb(view, np.int64(view.knobs[0]), -1))
+    return _name_among_nb(rng, view, own, field_guess_nb(view, np.int64(view.knobs[0]), -1))
 
 
 @nb.njit
 def oracle_probe_name_nb(rng, view, own):
-    return _name_among_nb(rng, view, field_guess_nb(view, np.int64(view.knobs[0]), view.key))
+    # knob ``leak_from``: the field leaks from that loop on (the first name that is right
+    # wins the game, so later loops' power is measured with the leak held back till then)
+    leak = view.key if view.loop >= view.knobs[1] else -1
+    return _name_among_nb(rng, view, own, field_guess_nb(view, np.int64(view.knobs[0]), leak))
 
 
-KNOBS = (Knob("field", "int", 0, len(FIELDS) - 1, 0, doc="the view field the name reads (index in FIELDS)"),)
+KNOBS = (Knob("field", "int", 0, len(FIELDS) - 1, 0, doc="the view field the name reads (index in FIELDS)"),
+         Knob("leak_from", "int", 0, 3, 0, doc="oracle_probe: the first loop whose name reads the leaked field"))
 probe = PlayerStrategy("probe", stay_nb, probe_name_nb, knobs=KNOBS,
                        doc="names whom one view field points at; moves nobody")
 oracle_probe = PlayerStrategy("oracle_probe", stay_nb, oracle_probe_name_nb, knobs=KNOBS,

@@ -25,5 +25,12 @@ SIDES = ("p1", "p2")
 # Random streams of a game (sim.core.rng): the dice, and each player's own choices.
 Stream = namedtuple("Stream", ("RULES", "P1", "P2"))(0, 1, 2)
 
+# What a decision's reason says (sim.core.reasons.reason_nb(why, kind, a, b, score)):
+# ``always`` the same dice every turn (score: how many), ``behind`` the points behind the
+# other player (score; b: the k it is compared with, score >= k rolls two), ``coin`` a fair
+# coin (score: the dice it gave).
+WHY = ("always", "behind", "coin")
+Why = namedtuple("Why", [w.upper() for w in WHY])(*range(len(WHY)))
+
 # Event codes of a trace (sim_race.trace decodes them).
 Ev = namedtuple("Ev", ("TURN", "WIN"))(1, 2)

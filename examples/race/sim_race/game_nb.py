@@ -17,6 +17,7 @@ import numpy as np
 
 from sim.core.guard import guarded_nb
 from sim.core.kernels import Choice, Selected, families, kernel_template, specialize
+from sim.core.reasons import explain_nb, new_why_nb
 from sim.core.rng import randint_nb, seed_stream_nb
 from sim.core.trace import emit_nb
 from sim_race.enums import N_C, N_P, C, Dice, Ev, P, R, Stream
@@ -82,10 +83,12 @@ def play_chunk_nb(key, start, count, rules, out, log, sel):
         turns = 0
         while True:
             # player 1
-            dice = p1_decide(sel[0], r1, tot0, tot1, target, k1)  # noqa: F821 - bound by specialize
+            why = new_why_nb(log)  # None in a batch run: reasons compile to nothing
+            dice = p1_decide(sel[0], r1, tot0, tot1, target, k1, why)  # noqa: F821 - bound by specialize
             if dice != Dice.ONE and dice != Dice.TWO:
                 raise ValueError("p1 strategy: decide must return 1 or 2 (dice)")
             gain = roll_nb(rng, dice, faces, bust_face, log, 0, tot0)
+            explain_nb(log, why, 0)  # after the turn's event: the decoder attaches it there
             turns += 1
             pl[0, P.TURNS] += 1
             if dice == Dice.TWO:
@@ -100,10 +103,12 @@ def play_chunk_nb(key, start, count, rules, out, log, sel):
                 emit_nb(log, Ev.WIN, 0, tot0, tot1, turns)
                 break
             # player 2
-            dice = p2_decide(sel[1], r2, tot1, tot0, target, k2)  # noqa: F821 - bound by specialize
+            why = new_why_nb(log)
+            dice = p2_decide(sel[1], r2, tot1, tot0, target, k2, why)  # noqa: F821 - bound by specialize
             if dice != Dice.ONE and dice != Dice.TWO:
                 raise ValueError("p2 strategy: decide must return 1 or 2 (dice)")
             gain = roll_nb(rng, dice, faces, bust_face, log, 1, tot1)
+            explain_nb(log, why, 1)
             turns += 1
             pl[1, P.TURNS] += 1
             if dice == Dice.TWO:
@@ -124,8 +129,8 @@ def play_chunk_nb(key, start, count, rules, out, log, sel):
 def chunk_kernel(p1, p2):
     """The compiled (disk-cached) chunk kernel for two strategies (:class:`RaceStrategy`):
     any two shipped ones share one kernel (:func:`sim.core.kernels.families`)."""
-    from sim_race.strategies import SHIPPED  # here: the strategies import the game's enums
+    from sim_race.strategies import SHIPPED, with_why  # here: the strategies import the game's enums
 
-    (c1, i1), (c2, i2) = families((p1, p2), (SHIPPED, SHIPPED), lambda s: (s.decide,))
+    (c1, i1), (c2, i2) = families((p1, p2), (SHIPPED, SHIPPED), lambda s: (with_why(s.decide),))
     return Selected(specialize(play_chunk_nb, {"p1_decide": Choice(c[0] for c in c1),
                                                "p2_decide": Choice(c[0] for c in c2)}), (i1, i2))

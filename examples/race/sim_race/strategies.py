@@ -2,7 +2,12 @@
 
 A strategy decides, at the start of each of its turns, how many dice to roll::
 
-    decide(rng, me, other, target, k) -> 1 or 2     # an @njit function
+    decide(rng, me, other, target, k) -> 1 or 2       # an @njit function
+    decide(rng, me, other, target, k, why) -> 1 or 2  # the same, stating its reason
+
+``why`` is the reason sink of a trace (:mod:`sim.core.reasons`: ``reason_nb(why, kind, a,
+b, score)``, None in a batch run, where it compiles to nothing); a decide without it is
+called through an adapter (:func:`with_why`).
 
 ``me`` / ``other`` are the two totals, ``target`` the winning total, ``k`` the player's
 strategy parameter (``p1.k`` / ``p2.k`` in the configuration, an integer in
@@ -24,9 +29,10 @@ from numba.core.dispatcher import Dispatcher
 
 from sim.core.knobs import Knob
 from sim.core.plugins import Registry
+from sim.core.reasons import reason_nb
 from sim.core.rng import randint_nb
 from sim.errors import SimInputError
-from sim_race.enums import Dice
+from sim_race.enums import Dice, Why
 
 K_MIN, K_MAX = -20, 20  # the range of a strategy parameter k
 
@@ -46,23 +52,51 @@ class RaceStrategy:
 
 
 @nb.njit
-def cautious_nb(rng, me, other, target, k):
+def cautious_nb(rng, me, other, target, k, why):
+    reason_nb(why, Why.ALWAYS, -1, -1, Dice.ONE)
     return Dice.ONE
 
 
 @nb.njit
-def bold_nb(rng, me, other, target, k):
+def bold_nb(rng, me, other, target, k, why):
+    reason_nb(why, Why.ALWAYS, -1, -1, Dice.TWO)
     return Dice.TWO
 
 
 @nb.njit
-def threshold_nb(rng, me, other, target, k):
+def threshold_nb(rng, me, other, target, k, why):
+    reason_nb(why, Why.BEHIND, -1, k, other - me)
     return Dice.TWO if other - me >= k else Dice.ONE
 
 
 @nb.njit
-def random_nb(rng, me, other, target, k):
-    return Dice.ONE + randint_nb(rng, 2)
+def random_nb(rng, me, other, target, k, why):
+    d = Dice.ONE + randint_nb(rng, 2)
+    reason_nb(why, Why.COIN, -1, -1, d)
+    return d
+
+
+_ADAPTED: dict = {}
+
+
+def with_why(decide):
+    """``decide`` taking the reason sink ``why`` last: itself when it does, else an @njit
+    adapter that drops it (one per function, so its kernel is cached once)."""
+    import inspect as _inspect
+
+    f = getattr(decide, "py_func", decide)
+    try:
+        n = len(_inspect.signature(f).parameters)
+    except (TypeError, ValueError):
+        n = 6
+    if n >= 6:
+        return decide
+    if decide not in _ADAPTED:
+        @nb.njit
+        def decide_without_why(rng, me, other, target, k, why):
+            return decide(rng, me, other, target, k)
+        _ADAPTED[decide] = decide_without_why
+    return _ADAPTED[decide]
 
 
 def _wrap(obj: object, spec: str) -> RaceStrategy:

@@ -6,10 +6,24 @@ shows the bust face; R-4 the first to reach the target wins.
 """
 from __future__ import annotations
 
+from sim.core.reasons import REASON, attach, reason_item
 from sim.core.seeding import run_key
 from sim.core.trace import Trace, log_rows, new_log
-from sim_race.enums import SIDES, Dice, Ev
+from sim_race.enums import SIDES, WHY, Dice, Ev, Why
 from sim_race.game_nb import chunk_kernel, new_counts
+
+
+def _describe(item: dict) -> tuple[dict, str]:
+    k, b, x = item["kind"], item["b"], item["score"]
+    name = WHY[k] if 0 <= k < len(WHY) else f"kind {k}"
+    if k == Why.ALWAYS:
+        return {"why": name, "dice": int(x)}, f"always {'one die' if x == 1 else 'two dice'}"
+    if k == Why.BEHIND:
+        return {"why": name, "behind": int(x), "k": b}, \
+            f"behind by {x:.0f}, {'at least' if x >= b else 'less than'} k = {b}"
+    if k == Why.COIN:
+        return {"why": name, "dice": int(x)}, "a fair coin"
+    return {"why": name, "a": item["a"], "b": b, "score": x}, f"{name} {item['a']} {b} {x:g}"
 
 
 def trace(setup, strategies, seed: int, game: int, *, spawn: tuple[int, ...] = (), events: bool = True) -> Trace:
@@ -22,7 +36,9 @@ def trace(setup, strategies, seed: int, game: int, *, spawn: tuple[int, ...] = (
     evs, totals, turns, winner = [], [0, setup.head_start], 0, None
     for r in rows:
         code = int(r[0])
-        if code == Ev.TURN:
+        if code == REASON:
+            attach(evs, reason_item(r), _describe)
+        elif code == Ev.TURN:
             p, dice, a, b, gain, total = (int(x) for x in r[1:7])
             turns += 1
             totals[p] = total

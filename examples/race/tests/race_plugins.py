@@ -1,6 +1,7 @@
 """Strategies given on the command line as ``module:object`` (tests of the plug-in path)."""
 import numba as nb
 
+from sim.core.reasons import reason_nb
 from sim.core.rng import randint_nb
 
 from sim_race.strategies import RaceStrategy
@@ -50,3 +51,11 @@ def oob_nb(rng, me, other, target, k):
         if rng[3 + j] != 0 or rng[-(4 + j)] != 0:
             return 2
     return 1 + randint_nb(rng, 2)
+
+
+@nb.njit
+def explained_nb(rng, me, other, target, k, why):
+    """Two dice within 10 of the target, saying so (a plug-in states its reason like the
+    shipped ones: the kind is its own number, shown as such)."""
+    reason_nb(why, 7, -1, target - me, 1.0)
+    return 2 if target - me <= 10 else 1

@@ -28,6 +28,38 @@ def test_trace_equals_one_game_batch_runs_on_1000_games():
         assert tr.events[-1]["event"] == "win" and tr.events[-1]["player"] == tr.result["winner"]
 
 
+def test_every_turn_states_its_reason_and_it_is_true():
+    """Each turn carries its strategy's reason, true of the totals before the turn: the
+    threshold player's points behind and its k decide one die or two; cautious and bold
+    say which they always roll; random the coin's dice. A plug-in states its own (with
+    the reason sink as a sixth parameter); one without it plays as before."""
+    setup = GAME.setup(sets=["p2.k=3"])
+    for p1, p2 in (("random", "threshold"), ("bold", "cautious"), ("race_plugins:explained_nb", "race_plugins:sprint_nb")):
+        st = GAME.strategies({"p1": p1, "p2": p2})
+        seen = 0
+        for k in range(200):
+            tr = GAME.trace(setup, st, 7, k)
+            totals = {"p1": 0, "p2": setup.head_start}
+            for e in tr.events:
+                if e["event"] != "turn":
+                    continue
+                me, other = totals[e["player"]], totals["p2" if e["player"] == "p1" else "p1"]
+                name = p1 if e["player"] == "p1" else p2
+                reason = e.get("reason", [])
+                if name == "race_plugins:sprint_nb":
+                    assert not reason, e  # no sink, no reason
+                elif name == "race_plugins:explained_nb":
+                    assert reason == [{"why": "kind 7", "a": -1, "b": setup.target - me, "score": 1.0}], e
+                elif name == "threshold":
+                    assert reason[0]["behind"] == other - me and reason[0]["k"] == 3, e
+                    assert e["dice"] == (2 if other - me >= 3 else 1), e
+                else:
+                    assert reason[0]["dice"] == e["dice"], e
+                seen += 1
+                totals[e["player"]] = e["total"]
+        assert seen > 1000
+
+
 def test_a_slice_of_a_run_is_those_games_of_the_longer_run():
     setup, st = GAME.setup(), GAME.strategies({"p1": "random", "p2": "random"})
     whole = GAME.run(setup, st, 300, 4, tables=False).totals["scalars"]
