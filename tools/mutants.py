@@ -32,6 +32,12 @@ LOOPER_DIFF = ("tests/test_looper_diff.py::test_games_match_naive[base-deducer-r
 WW_DIFF = ("tests/test_werewolf_diff.py::test_games_match_naive[default-random-random]",)
 # the protecting move against the naive one (tests/naive/looper_protect.py), decision by decision
 PROTECT_DIFF = ("tests/test_looper_diff.py::test_protect_decisions_match_naive",)
+WW_DIFF_TR = ("tests/test_werewolf_diff.py::test_games_match_naive[default-trusting-trusting]",)
+WW_DIFF_CL = ("tests/test_werewolf_diff.py::test_games_match_naive[default-claims-claims]",)
+
+
+def ww_diff(test_id: str) -> tuple[str, ...]:
+    return (f"tests/test_werewolf_diff.py::{test_id}",)
 WW_TRUSTING = ("tests/test_werewolf_trusting_oracles.py",)
 WW_CLAIMS = ("tests/test_werewolf_claims_oracles.py",)
 OOB_WW = ("tests/test_oob_werewolf.py",)
@@ -190,6 +196,59 @@ MUTANTS: list[Mutant] = [
            "return protect_knobs_nb(rng, view, own, U1, out)",
            ("tests/test_looper_diff.py::test_games_match_naive[expansion-deducer-random-60]",),
            "the deducer protects the protagonist alone, not its candidates"),
+    # the skilled Werewolf families against tests/naive/werewolf_trusting.py and werewolf_claims.py
+    Mutant("trusting_hunt_inverted_diff", "strategies/werewolf/trusting.py",
+           "if seers and knob_nb(view, KW_HUNT, 1.0) != 0.0:", "if seers and knob_nb(view, KW_HUNT, 1.0) == 0.0:",
+           WW_DIFF_TR, "trusting_hunt_inverted, against the naive trusting wolves"),
+    Mutant("trusting_frame_ties_highest", "strategies/werewolf/trusting.py", "            if score > best_score:",
+           "            if score >= best_score:", WW_DIFF_TR, "hati's frame breaks ties to the highest seat"),
+    Mutant("trusting_follows_dead_claimers", "strategies/werewolf/trusting.py",
+           "if view.claim_role[c] == CLAIM_SEER and (view.alive >> np.uint64(c)) & U1:",
+           "if view.claim_role[c] == CLAIM_SEER:", WW_DIFF_TR, "reports of claimers who are out still steer the vote"),
+    Mutant("claims_vote_least_suspected", "strategies/werewolf/claims.py",
+           "    t, _ = _village_extreme_nb(rng, view, trust, claimers, m if m else cands, agree)",
+           "    t, _ = _extreme_nb(rng, view, trust, claimers, m if m else cands, True, -1.0, knob_nb(view, KV_REPORT, "
+           "1.0),\n                       knob_nb(view, KV_FAKE, 1.0), agree)", WW_DIFF_CL,
+           "the claims village votes the least suspected"),
+    Mutant("claims_fake_seer_reports_wolf", "strategies/werewolf/claims.py",
+           "return CLAIM_SEER * CLAIM_BASE + t * 2 + 0",
+           "return CLAIM_SEER * CLAIM_BASE + t * 2 + 1", ww_diff(
+               "test_knobs_match_naive[claims_b]"), "the fake seer 'clearing' a wolf reports it as a wolf"),
+    Mutant("claims_medium_blind_ignored", "strategies/werewolf/claims.py", "        if medium_blind_nb(view):",
+           "        if False:", ww_diff("test_variants_match_naive[accomplice_village-claims-claims]"),
+           "a medium's 'village' confirms a claimer even when the accomplice reads village to him"),
+    Mutant("claims_liars_kept", "strategies/werewolf/claims.py",
+           "    if confirmed >= s:\n        k = m\n        while k:\n            c = lowest_nb(k)\n"
+           "            k &= k - U1\n            if trust[c] < 1.0:\n                trust[c] = 0.0",
+           "    if confirmed >= s:\n        k = m\n        while k:\n            c = lowest_nb(k)\n"
+           "            k &= k - U1\n            if trust[c] < 1.0:\n                trust[c] = trust[c]",
+           WW_DIFF_CL, "once every holder is confirmed the other claimers keep their trust"),
+    Mutant("claims_seer_sees_fenrir", "strategies/werewolf/claims.py", "    return 1.0 - h / w if w > 0 else 1.0",
+           "    return 1.0", WW_DIFF_CL, "a seer's 'village' clears fully although fenrir reads village"),
+    Mutant("claims_village_report_unscaled", "strategies/werewolf/claims.py",
+           "                x -= w_rep * trust[c] * seen_nb(view)", "                x -= w_rep * trust[c]", WW_DIFF_CL,
+           "a seer claimer's 'village' clears without the share of the team she can see"),
+    Mutant("claims_medium_never_waits", "strategies/werewolf/claims.py",
+           "if knob_nb(view, KV_MEDIUM_WAIT, 1.0) != 0.0 and", "if knob_nb(view, KV_MEDIUM_WAIT, 1.0) == 0.0 and",
+           ww_diff("test_knobs_match_naive[claims_a]"), "medium_wait inverted: the medium claims at once (no change "
+           "at the default table's default knobs, where the accomplice always contests the seer)"),
+    Mutant("claims_contradiction_unweighted", "strategies/werewolf/claims.py", "trust[c] *= 1.0 - w_med * tm",
+           "trust[c] *= 1.0 - tm", ww_diff("test_knobs_match_naive[claims_a]"), "the medium knob ignored"),
+    Mutant("claims_paladin_guards_lowest", "strategies/werewolf/claims.py", "            h = highest_nb(fresh)",
+           "            h = lowest_nb(fresh)", WW_DIFF_CL, "with nobody to guard the paladin guards the lowest seats"),
+    Mutant("claims_fake_medium_truthful", "strategies/werewolf/claims.py", "(0 if _has(team, t) else 1)",
+           "(1 if _has(team, t) else 0)", ww_diff("test_knobs_match_naive[claims_d]"),
+           "the fake medium tells the truth"),
+    Mutant("claims_divine_ignores_claimers", "strategies/werewolf/claims.py",
+           "    t = choose_bit_nb(rng, m if m else unread)", "    t = choose_bit_nb(rng, unread)", WW_DIFF_CL,
+           "the seer divines at random, not the unread claimers first"),
+    Mutant("claims_attack_confirms_nothing", "strategies/werewolf/claims.py",
+           "        if view.out_how[c] == How.ATTACKED:\n            trust[c] = 1.0",
+           "        if view.out_how[c] == How.ATTACKED:\n            trust[c] = trust[c]", WW_DIFF_CL,
+           "a claimer the wolves attacked is not confirmed"),
+    Mutant("claims_fake_without_paladin", "strategies/werewolf/claims.py", "        if not guarded:",
+           "        if False:", ww_diff("test_knobs_match_naive[claims_no_paladin]"),
+           "a wolf fake-claims at a table without a paladin"),
     # --- strategies: Looper ------------------------------------------------------------------
     Mutant("deducer_forgets_lived", "strategies/looper/player.py", "            cand &= final\n",
            "            cand = cand\n", LOOPER, "the deducer forgets: the protagonist lived, so the key person died that day"),
