@@ -78,8 +78,9 @@ def unsplitmix_nb(z):
 def _replay_nb(state, rules, out):
     """The random scriptwriter's setup drawn from ``state`` (advanced in place)."""
     n = rules.info[I.N_CHARS]
+    # why None: no reason sink (a namedtuple built in numba takes no defaults: every field given)
     v = WriterView(rules, np.int64(0), np.int64(0), np.uint64(0), np.int64(-1), out, np.zeros(n, np.int64),
-                   np.zeros(n, np.int64), np.zeros(1, np.float64))
+                   np.zeros(n, np.int64), np.zeros(1, np.float64), None)
     random_setup_nb(state, v, np.zeros((1, 1), np.int64), out)
     return out[0]
 
