@@ -72,7 +72,8 @@ def _candidates_at_names(rows, R):
             loop_end[int(r[1])] = days + 1 if r[3] == LoopEnd.WRONG_NAME else int(r[2])
         elif code == Ev.NAME:
             view = SimpleNamespace(rules=R, loop=int(r[1]), day=days, ann=ann, loop_end=loop_end, named=named)
-            alive = {c for c in range(1, n) if not (ann[int(r[1])] >= 0).any(axis=0)[c]}
+            died = (ann[int(r[1])] >= 0).any(axis=0)  # in this loop, on any day
+            alive = {c for c in range(1, n) if not died[c]}
             out.append((int(r[1]), int(r[3]), len(deducer_candidates(view) & alive)))
             named[int(r[1])] = int(r[2])
     return out

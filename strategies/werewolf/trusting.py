@@ -100,10 +100,10 @@ def _reporter_nb(view, t):
 
 
 @nb.njit(forceinline=True)
-def _explain_pick_nb(view, prefer, cands, me, left_out):
-    """Reason of a ``_pick_nb`` among ``prefer``: the cleared left out, the pool's size."""
-    pool = _pool_nb(prefer, cands, me)
-    reason_nb(view.why, Why.CLEARED, -1, -1, popcount_nb(left_out & cands & ~(U1 << np.uint64(me)) & ~pool))
+def _explain_pick_nb(view, cleared, cands, me):
+    """Reason of a ``_pick_nb`` among the not ``cleared``: the cleared left out, the pool's size."""
+    pool = _pool_nb(~cleared, cands, me)
+    reason_nb(view.why, Why.CLEARED, -1, -1, popcount_nb(cleared & cands & ~(U1 << np.uint64(me)) & ~pool))
     reason_nb(view.why, Why.RANDOM, -1, -1, popcount_nb(pool))
 
 
@@ -119,7 +119,7 @@ def village_vote_nb(rng, view, cands):
             return t
         t = _pick_nb(rng, ~_known_nb(view, 0), cands, me)
         if explaining_nb(view.why):
-            _explain_pick_nb(view, ~_known_nb(view, 0), cands, me, _known_nb(view, 0))
+            _explain_pick_nb(view, _known_nb(view, 0), cands, me)
         return t
     wolves = _reported_nb(view, 1)
     if wolves & cands & ~(U1 << np.uint64(me)) and chance_nb(rng, knob_nb(view, KV_FOLLOW, 1.0)):
@@ -132,7 +132,7 @@ def village_vote_nb(rng, view, cands):
         cleared |= _claimers_nb(view)
     t = _pick_nb(rng, ~cleared, cands, me)
     if explaining_nb(view.why):
-        _explain_pick_nb(view, ~cleared, cands, me, cleared)
+        _explain_pick_nb(view, cleared, cands, me)
     return t
 
 

@@ -82,11 +82,9 @@ _ADAPTED: dict = {}
 def with_why(decide):
     """``decide`` taking the reason sink ``why`` last: itself when it does, else an @njit
     adapter that drops it (one per function, so its kernel is cached once)."""
-    import inspect as _inspect
-
     f = getattr(decide, "py_func", decide)
     try:
-        n = len(_inspect.signature(f).parameters)
+        n = len(inspect.signature(f).parameters)
     except (TypeError, ValueError):
         n = 6
     if n >= 6:
