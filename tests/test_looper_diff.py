@@ -28,6 +28,7 @@ import numpy as np
 import pytest
 
 from sim.core.seeding import python_rng, run_key
+from sim.errors import SimInputError
 from sim.looper import build_config, compile_setup, resolve_day
 from sim.looper.game import run
 from sim.looper.game_nb import (C_DAYS, C_KEY_DEATHS, C_LOOPS, C_PROT_DEATHS, C_WINS,
@@ -510,30 +511,43 @@ def test_protect_decisions_match_naive(name):
     assert moved > cases // 20  # protection was needed and given, not a test of empty days
 
 
-@pytest.mark.xfail(strict=True, reason="strategies/looper/common.py keeps guest move k's belief in mem[32 + 2k]: "
-                                       "from the 17th guest-move day it overwrites the believed places, mem[64 + c]")
-def test_belief_with_seventeen_guest_days():
-    """A death away from home on guest day 17 is believed to be that day's guest move, and
-    nothing else (the naive belief). The engine writes it over the bottom-rung man's
-    believed place; with a larger character index its place becomes an index past the
-    places (a write out of bounds in a compiled day), so this checks the belief alone."""
+@pytest.mark.parametrize("day, who", [(17, "cat"), (36, "cat"), (36, None)])
+def test_belief_with_many_guest_days(day, who):
+    """A death away from home on a late guest day is believed to be that day's guest move,
+    and nothing else (the naive belief), up to the 36 guest days a roster may have (``who``
+    None: the last character of the roster, whose believed place is the highest slot). The
+    engine once kept guest move k in mem[32 + 2k], which from the 17th guest day wrote over
+    the believed places (mem[64 + c]); with a larger character index the place became an
+    index past the places (a write out of bounds in a compiled day), so this checks the
+    belief alone."""
     from sim.looper.views import PlayerView
     from strategies.looper.common import believed_layout_nb
     from tests.naive.looper_protect import NaiveProtect
 
-    cfg = build_config(sets=["rules.days_per_loop=20", "rules.guest_move_days=" + ",".join(map(str, range(1, 21)))])
+    cfg = build_config(sets=["rules.days_per_loop=36", "rules.guest_move_days=" + ",".join(map(str, range(1, 37)))])
     roster = compile_setup(cfg)
     ids, locs = roster_ids(cfg), location_ids(cfg)
     n = len(ids)
-    ann = np.full((4, 20, n), -1, np.int64)
-    ann[0, 16, ids.index("cat")] = locs.index("ruins")  # day 17: the cat, away from the park
-    view = PlayerView(roster.nb, np.int64(0), np.int64(18), np.uint64((1 << n) - 1 - (1 << ids.index("cat"))), ann,
-                      np.full((4, 20, 3, 2), -1, np.int64), np.zeros(4, np.int64), np.full(4, -1, np.int64),
-                      np.zeros(4))
-    pos = np.zeros(n, np.int64)
-    believed_layout_nb(view, np.zeros(256, np.int64), pos)
-    layout = NaiveProtect(cfg).belief(view)[0]
-    assert pos.tolist() == [layout[c] for c in range(n)]
+    c = ids.index(who) if who else n - 1
+    home = cfg["characters"][ids[c]]["location"]
+    for away in (l for l in locs if l != home):  # every place: a slot written over may hold its value by chance
+        ann = np.full((4, 36, n), -1, np.int64)
+        ann[0, day - 1, c] = locs.index(away)
+        loop, vday = divmod(day, 36)  # the next morning (day 36's is the next loop's first)
+        view = PlayerView(roster.nb, np.int64(loop), np.int64(vday + 1), np.uint64((1 << n) - 1 - (1 << c)), ann,
+                          np.full((4, 36, 3, 2), -1, np.int64), np.zeros(4, np.int64), np.full(4, -1, np.int64),
+                          np.zeros(4))
+        pos = np.zeros(n, np.int64)
+        believed_layout_nb(view, np.zeros(256, np.int64), pos)
+        layout = NaiveProtect(cfg).belief(view)[0]
+        assert pos.tolist() == [layout[k] for k in range(n)], away
+        assert pos.tolist() == [int(roster.nb.home[k]) for k in range(n)], away  # a guest move lasts its day
+
+
+def test_more_guest_days_than_the_scratch_holds_is_an_input_error():
+    with pytest.raises(SimInputError, match="rules.guest_move_days: 37 days given, at most 36"):
+        compile_setup(build_config(sets=["rules.days_per_loop=37",
+                                         "rules.guest_move_days=" + ",".join(map(str, range(1, 38)))]))
 
 
 # ----------------------------------------------------------------------------- runner

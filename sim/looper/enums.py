@@ -8,6 +8,10 @@ from sim.core.rng import RULES
 # The Looper's rules have no chance events of their own: RULES is reserved, never drawn.
 Stream = namedtuple("Stream", ("RULES", "PLAYER", "SCRIPTWRITER"))(RULES, 1, 2)
 
+# Guest-move days a roster may have: the players' belief keeps each guest move it has seen in
+# a fixed slot of their per-game scratch (strategies/looper/common.py MEM_GUEST).
+MAX_GUEST_DAYS = 36
+
 # Effect kinds; the TOML spelling is the field name in lower case.
 _KINDS = (
     "STRESS",                  # add `amount` to matching characters in the actor's location

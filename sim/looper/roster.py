@@ -21,7 +21,7 @@ from sim.core.config import deep_merge, load_toml, set_path, split_assignment
 from sim.core.schema import ANY, LIST, Ids, ListOf, Map, check_keys
 from sim.core.validate import bool_at, int_at as _int
 from sim.errors import SimInputError, closest, did_you_mean
-from sim.looper.enums import CHAR_FIELDS, KIND_NAMES, N_FIELDS, N_INFO, PRECEDENCE_NAMES, SCHEMA, F, I, Kind, M
+from sim.looper.enums import MAX_GUEST_DAYS, CHAR_FIELDS, KIND_NAMES, N_FIELDS, N_INFO, PRECEDENCE_NAMES, SCHEMA, F, I, Kind, M
 
 DATA = resources.files("sim.looper") / "data"
 
@@ -278,6 +278,10 @@ def _compile(cfg: dict) -> Setup:
     gdays = rules.get("guest_move_days", [])
     if not isinstance(gdays, list):
         raise SimInputError("rules.guest_move_days: expected a list of days")
+    if len(gdays) > MAX_GUEST_DAYS:
+        # the players' belief keeps each guest move in a fixed scratch slot (strategies/looper/common.py)
+        raise SimInputError(f"rules.guest_move_days: {len(gdays)} days given, at most {MAX_GUEST_DAYS} "
+                            "(the players' scratch holds that many guest moves)")
     guest_day = np.full(days + 1, -1, np.int64)
     for k, d in enumerate(gdays):
         _int(d, f"rules.guest_move_days.{k}", 1)

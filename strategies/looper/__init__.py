@@ -81,7 +81,7 @@ PROTECT_KNOBS = (
     Knob("protagonist_first", "bool", default=True,
          doc="rescue the protagonist before anyone else (false: it is drawn with the others)"),
     Knob("min_gain", "int", 1, 4, 1,
-         doc="keep a move only if it takes at least this many protected characters out of danger"),
+         doc="keep a move only if it lowers the protected characters in danger by at least this many (net)"),
     Knob("count_choices", "bool", default=True,
          doc="a candidate of a \"one character dies\" rule counts as at risk (false: only certain deaths)"),
 )

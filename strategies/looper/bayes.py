@@ -65,7 +65,7 @@ from strategies.looper.repair import descend_nb, enumerate_nb
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 
-# own.mem slots (the common helpers use 0 … 3, 32 … 38 and 64 … 88)
+# own.mem slots (the common helpers use 0 … 3, 64 … 127 and 128 … 199)
 M_INIT = 200     # 1 once the particles are drawn this game
 M_LOOP = 201     # the next (loop, day) of the history to digest
 M_DAY = 202

@@ -12,7 +12,7 @@ import numpy as np
 from sim.core.bits import lowest_nb, popcount_nb
 from sim.core.reasons import explaining_nb, reason_nb
 from sim.core.rng import randint_nb
-from sim.looper.enums import F, I, Kind, Why
+from sim.looper.enums import MAX_GUEST_DAYS, F, I, Kind, Why
 from sim.looper.day_nb import S_DEAD
 from strategies.looper.model import model_day_start_nb
 
@@ -21,7 +21,9 @@ U1 = np.uint64(1)
 MEM_SEEN = 2      # days of announcements already digested
 MEM_POS = 64      # MEM_POS + c: believed base location of c, plus 1 (0 = as in the table)
 MEM_PINNED = 3    # mask of characters seen ignoring the player's moves (scriptwriter-moved)
-MEM_GUEST = 32    # MEM_GUEST + 2k, +2k+1: guest move k seen in an announcement (char + 1, loc)
+MEM_GUEST = 128   # MEM_GUEST + 2k, +2k+1: guest move k seen in an announcement (char + 1, loc);
+                  # room for MAX_GUEST_DAYS (sim/looper/roster.py enforces it) below bayes's slots (200 …)
+assert MEM_GUEST + 2 * MAX_GUEST_DAYS <= 200
 
 
 @nb.njit
@@ -41,7 +43,8 @@ def believed_layout_nb(view, mem, pos):
     A character announced dead somewhere else than its table place, on a day without a
     guest move and without a move of the player's, was moved there by the scriptwriter
     for good (permanent moves are the same every loop). Turf King's false places are
-    not modelled.
+    undone where the body was announced one place past a misreporter the character is
+    believed to stand with (the death is believed to have happened at the misreporter's).
     """
     R = view.rules
     n = R.info[I.N_CHARS]

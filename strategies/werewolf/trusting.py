@@ -6,7 +6,7 @@ random uncleared participant; the paladin guards the claimed seers; the witch
 eliminates reported wolves and revives a claimed seer who is out.
 Wolves: attack the claimed seers first; the accomplice fake-claims seer and reports a
 random village-team participant as wolf; hati marks the most cleared (trusted)
-participant; wolves vote for reported-village participants, else anyone outside the team.
+participant; wolves vote for the seer claimers outside their team, else anyone outside the team.
 
 Knobs (data: ``--village claims@follow=0.5``, ``[village] follow = 0.5``, ``--set
 village.follow=0.5``; ``sim tune`` searches them). At their defaults the play is the one
