@@ -35,10 +35,11 @@ demo: $(STAMP)
 # those files compare fewer games when numba.config.DISABLE_JIT is set.
 # tests/test_looper_posterior.py is of the heavy tier (its kernels hold the Looper's filter) but
 # runs here as plain Python in under a minute: the filter's properties, checked inside the
-# kernel's code on hypothesis-drawn scripts, stay in `make test`.
+# kernel's code on hypothesis-drawn scripts, stay in `make test`. tests/test_looper_bayes_exact.py
+# runs only here: its probe reads the particles into Python lists (the exact-posterior oracle).
 NOJIT_TESTS := tests/test_looper_golden.py tests/test_core.py tests/test_looper_diff.py \
 	tests/test_werewolf_diff.py tests/test_trpg_diff.py tests/test_werewolf_rules.py \
-	tests/test_honest_core.py tests/test_looper_posterior.py
+	tests/test_honest_core.py tests/test_looper_posterior.py tests/test_looper_bayes_exact.py
 
 # The report's browser test needs Chromium: Debian's package where apt-get can install it
 # (the test skips, saying why, where it cannot). Playwright drives it (a test dependency).

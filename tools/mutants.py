@@ -14,6 +14,7 @@ class Mutant:
     new: str
     tests: tuple[str, ...]
     why: str
+    nojit: bool = False  # its tests run as plain Python (NUMBA_DISABLE_JIT=1): they read a kernel's state
 
 
 STATS = ("tests/test_stats_pinned.py",)
@@ -41,6 +42,8 @@ def ww_diff(test_id: str) -> tuple[str, ...]:
 WW_TRUSTING = ("tests/test_werewolf_trusting_oracles.py",)
 WW_CLAIMS = ("tests/test_werewolf_claims_oracles.py",)
 OOB_WW = ("tests/test_oob_werewolf.py",)
+# bayes's particle filter against the exact posterior on a tiny roster (plain Python: a probe reads the particles)
+BAYES_EXACT = ("tests/test_looper_bayes_exact.py",)
 
 MUTANTS: list[Mutant] = [
     # --- issue 43's table ---------------------------------------------------------------
@@ -329,4 +332,28 @@ MUTANTS: list[Mutant] = [
            "rngs = (guarded_nb((4,), np.uint64), guarded_nb((4,), np.uint64), guarded_nb((4,), np.uint64))",
            "_rr = np.zeros((3, 4), np.uint64)\n    rngs = (_rr[0], _rr[1], _rr[2])", OOB_WW,
            "the rules', the village's and the wolves' streams as rows of one array (the old layout)"),
+    # --- bayes's particle filter against the exact posterior (tests/naive/looper_posterior.py) ----
+    Mutant("bayes_naming_skips_today", "strategies/looper/bayes.py",
+           "        Ds[view.loop, 0] = np.uint64(view.day)\n        Ds[view.loop, view.day] = _observed(view, view.loop, view.day)\n",
+           "", BAYES_EXACT, "the naming's re-checks skip the day just played (the bug the oracle found)", nojit=True),
+    Mutant("bayes_unredrawn_key_lives", "strategies/looper/bayes.py",
+           "            h[0] = old\n            big[W + i] = max(big[W + i], 1 << 20)\n", "            h[0] = old\n",
+           BAYES_EXACT, "a particle whose ruled-out key cannot be redrawn stays live on a day without news "
+           "(the second bug the oracle found)", nojit=True),
+    Mutant("bayes_refill_unchecked", "strategies/looper/bayes.py",
+           "if ms >= 0 and _recheck_nb(view, tmp, ms, Ds, buf, pos, km):", "if ms >= 0:", BAYES_EXACT,
+           "a refill's mutation kept without re-checking the history", nojit=True),
+    Mutant("bayes_redraw_any_key", "strategies/looper/bayes.py", "h[0] = choose_bit_nb(rng, km)",
+           "h[0] = 1 + randint_nb(rng, R.info[I.N_CHARS] - 1)", BAYES_EXACT,
+           "a ruled-out key redrawn among every character, not the exact mask", nojit=True),
+    Mutant("bayes_prior_never_unused", "strategies/looper/bayes.py",
+           "c = randint_nb(rng, n)  # 0 (the protagonist, never moved): the slot is unused",
+           "c = 1 + randint_nb(rng, n - 1)", BAYES_EXACT, "the prior never leaves a move slot unused", nojit=True),
+    Mutant("bayes_prior_place_short", "strategies/looper/bayes.py", "l = randint_nb(rng, L)",
+           "l = randint_nb(rng, max(L - 1, 1))", BAYES_EXACT, "the prior never draws the last place", nojit=True),
+    Mutant("bayes_p16_guests_ignored", "strategies/looper/model.py", "            if h[gbase + 2 * j] == h[0]:",
+           "            if False:", BAYES_EXACT, "P-16 not applied to the guest moves of a hypothesis", nojit=True),
+    Mutant("bayes_names_uniform", "strategies/looper/bayes.py",
+           "if km and _key_shares(view, own, km, shares) > 0.0:", "if False:", BAYES_EXACT,
+           "the name drawn uniformly from the exact key mask (what bayes did before the oracle)", nojit=True),
 ]

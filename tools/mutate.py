@@ -53,9 +53,11 @@ def apply(m: Mutant, root: Path) -> str:
     return text
 
 
-def run_tests(root: Path, tests: list[str], timeout: float) -> tuple[str, float, str]:
+def run_tests(root: Path, tests: list[str], timeout: float, nojit: bool = False) -> tuple[str, float, str]:
     env = {**os.environ, "PYTHONPATH": str(root), "SIM_KERNEL_DIR": str(root / ".kernels"),
            "PYTHONDONTWRITEBYTECODE": "1", "COLUMNS": "400"}
+    if nojit:
+        env["NUMBA_DISABLE_JIT"] = "1"
     cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:randomly", "-p", "no:cacheprovider",
            "-W", "ignore", *tests]
     t0 = time.monotonic()
@@ -92,10 +94,12 @@ def main(argv=None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="sim-mutate-"))
     try:
         copy_project(tmp)
-        union = sorted({t for m in todo for t in m.tests})
-        # the baseline runs every mutant's tests at once: --timeout for each file of them
-        status, secs, _ = run_tests(tmp, union, a.timeout * len(union))
-        print(f"baseline (no mutant): {status} in {secs:.0f} s", flush=True)
+        status = "passed"
+        for nojit in (False, True):  # the baseline runs every mutant's tests at once: --timeout for each file
+            union = sorted({t for m in todo if m.nojit == nojit for t in m.tests})
+            if union and status == "passed":
+                status, secs, _ = run_tests(tmp, union, a.timeout * len(union), nojit)
+                print(f"baseline (no mutant{', plain Python' if nojit else ''}): {status} in {secs:.0f} s", flush=True)
         if status != "passed":
             print("the unmutated project fails its tests: no score")
             return 2
@@ -103,7 +107,7 @@ def main(argv=None) -> int:
         for m in todo:
             original = apply(m, tmp)
             try:
-                status, secs, by = run_tests(tmp, m.tests, a.timeout)
+                status, secs, by = run_tests(tmp, m.tests, a.timeout, m.nojit)
             finally:
                 (tmp / m.path).write_text(original, encoding="utf-8")
             (survived if status == "passed" else killed).append(m)

@@ -313,7 +313,10 @@ def _redraw_keys(rng, view, own, km, N, S, pos, Ds):
         if ok and matters:
             ok = _history_nb(view, h, Ds, own.buf, pos, km, 0, -1) == 0
         if not ok:
-            h[0] = old  # the digest below marks it dead, as before
+            # no allowed key left for its moves (P-16: the candidates left are all moved):
+            # dead now — the digest below sees only new days, and there may be none
+            h[0] = old
+            big[W + i] = max(big[W + i], 1 << 20)
 
 
 @nb.njit
@@ -366,9 +369,13 @@ def update_nb(rng, view, own, through_today):
     seen_h = unmanaged_nb(owned[3][0])  # the digest's distinct layouts of the day: hash,
     seen_i = unmanaged_nb(owned[3][1])  # particle,
     seen_r = unmanaged_nb(owned[3][2])  # mismatch count
-    _deaths_nb(view, Ds)  # the played days; today's (through_today) is read where needed
+    _deaths_nb(view, Ds)  # the played days
     km = key_mask_nb(view)
     if through_today:  # digest today as if it were played (naming after day 7)
+        # and every history check below covers it: a refill's mutation re-checked without
+        # today's announcements let an inconsistent particle in, never digested again
+        Ds[view.loop, 0] = np.uint64(view.day)
+        Ds[view.loop, view.day] = _observed(view, view.loop, view.day)
         km2 = km & ~_observed(view, view.loop, view.day)
         if km2:
             km = km2
@@ -438,7 +445,7 @@ def update_nb(rng, view, own, through_today):
     for i in range(N):
         if big[W + i] == 0:
             live += 1
-    if not news and live > 0:
+    if not news and live == N:
         mem[M_LIVE] = live
         keep_alive_nb(owned)
         return live
@@ -542,9 +549,40 @@ def _worlds(rng, view, own, K, out_idx):
 
 
 @nb.njit
+def _key_shares(view, own, km, shares):
+    """The key-person posterior over the candidates ``km``: each one's share of the live
+    particles where the rules tie the key person to the moves (P-16 forbids moving it;
+    under ``precedence = player_for_key_person`` its move is the player's) — there a
+    candidate the exact mask keeps may be impossible given the moves; elsewhere the key
+    person is independent of the layout, so the posterior is uniform over ``km`` (the
+    particles' shares would only add noise). Returns the total share (0: use uniform)."""
+    R = view.rules
+    n = R.info[I.N_CHARS]
+    for i in range(n):
+        shares[i] = 0.0
+    if R.info[I.KEY_MOVABLE] != 0 and R.info[I.PRECEDENCE] != Precedence.PLAYER_FOR_KEY_PERSON:
+        return 0.0
+    if own.mem[M_EXACT] != 1 or own.mem[M_INIT] == 0:
+        return 0.0
+    S = _srow(R)
+    N = own.mem[M_N]
+    W = N * S
+    total = 0.0
+    for i in range(N):
+        k = own.big[i * S]
+        if own.big[W + i] == 0 and 0 <= k < n and (km & _bit(k)):
+            shares[k] += 1.0
+            total += 1.0
+    if total > 0.0:
+        for i in range(n):
+            shares[i] /= total
+    return total
+
+
+@nb.njit
 def _weights(view, own, wts, oracle_key):
     """Loss weight of each character: the protagonist's knob, the key-person candidates'
-    posterior (when at most ``candidates`` remain), 0 for the others."""
+    posterior (when at most ``candidates`` remain; :func:`_key_shares`), 0 for the others."""
     R = view.rules
     n = R.info[I.N_CHARS]
     for i in range(n):
@@ -556,6 +594,11 @@ def _weights(view, own, wts, oracle_key):
     km = np.uint64(own.mem[M_KEY]) & view.alive
     nk = popcount_nb(km)
     if nk == 0 or nk > np.int64(_knob(view, K_CANDIDATES, 24.0)):
+        return
+    shares = np.empty(n)
+    if _key_shares(view, own, km, shares) > 0.0:
+        for i in range(n):
+            wts[i] = shares[i] if i > 0 else wts[0]
         return
     t = km
     while t:
@@ -894,9 +937,24 @@ def bayes_move_nb(rng, view, own, out):
 
 @nb.njit
 def bayes_name_nb(rng, view, own):
-    """R-2 variant: a key-person candidate of the posterior (they are equally likely)."""
+    """R-2 variant: the most likely key person of the posterior (:func:`_key_shares`; ties
+    and a uniform posterior: a candidate at random)."""
     opaque(update_nb, (rng, view, own, True))
     km = np.uint64(own.mem[M_KEY]) & view.alive & ~U1
+    shares = np.empty(view.rules.info[I.N_CHARS])
+    if km and _key_shares(view, own, km, shares) > 0.0:
+        top = 0.0
+        for i in range(shares.shape[0]):
+            top = max(top, shares[i])
+        best = U0
+        for i in range(shares.shape[0]):
+            if shares[i] == top:
+                best |= _bit(i)
+        if explaining_nb(view.why):
+            for i in range(shares.shape[0]):
+                if shares[i] > 0.0:
+                    reason_nb(view.why, Why.CANDIDATE, i, -1, shares[i])
+        return choose_bit_nb(rng, best)
     if km:
         if explaining_nb(view.why):
             for i in range(64):

@@ -236,8 +236,10 @@ def history_mismatch_nb(view, h, buf, pos, keymask, stop):
 @nb.njit
 def _deaths_nb(view, Ds):
     """Ds[lp, d] = the announced dead of every played day (read once per update, not per
-    particle)."""
+    particle); Ds[lp, 0] = the days of loop ``lp`` a history check covers (its played days;
+    the filter's update adds today's when it digests it, the naming after a loop's last day)."""
     for lp in range(view.loop + 1):
+        Ds[lp, 0] = np.uint64(_played(view, lp))
         for d in range(1, _played(view, lp) + 1):
             Ds[lp, d] = _observed(view, lp, d)
 
@@ -265,7 +267,7 @@ def _history_body_nb(view, h, Ds, buf, pos, keymask, stop, only):
     # a full count is the same sum in any order
     for quiet in range(2):
         for lp in range(view.loop + 1):
-            last = _played(view, lp)
+            last = np.int64(Ds[lp, 0])  # today too once the update digested it (a refill's re-check)
             alive = every
             for d in range(1, last + 1):
                 gd = view.rules.guest_day[d]
