@@ -354,11 +354,11 @@ def test_r5_reload_or_swap_by_sub_action_prevents_dodging(weapons, pos, can_dodg
 
 # ----------------------------------------------------------------------------- cover (T-2, R-8)
 
-def _cover_scene(cover_pos=1, athletics=30, weapon="c5", coverer=None, extra=None):
+def _cover_scene(cover_pos=1, athletics=30, weapon="c5", coverer=None, extra=None, target_hp=50):
     chars = {"att": ace("a", 0, weapons=[weapon], strategy={"target": "weakest"}),
-             "target": char("b", 1, hp=50),
+             "target": char("b", 1, hp=target_hp),
              "ally": coverer or char("b", cover_pos, skills={"athletics": athletics, "dodge": 30},
-                                     weapons=["stick0"], strategy={"cover": True, "reaction": "dodge"})}
+                                     weapons=["stick0"], strategy={"cover": True, "cover_any": True, "reaction": "dodge"})}
     chars.update(extra or {})
     return scenario(chars, rules={"max_rounds": 1, "fumble": "hit_ally"})
 
@@ -379,9 +379,9 @@ def test_t2_cover_needs_near_range():
 
 
 def test_t2_only_the_first_willing_ally_tries():
-    clumsy = char("b", 1, skills={"athletics": 0}, weapons=["stick0"], strategy={"cover": True})
+    clumsy = char("b", 1, skills={"athletics": 0}, weapons=["stick0"], strategy={"cover": True, "cover_any": True})
     unwilling = char("b", 1, skills={"athletics": 30}, weapons=["stick0"], strategy={"cover": False})
-    able = char("b", 1, skills={"athletics": 30}, weapons=["stick0"], strategy={"cover": True})
+    able = char("b", 1, skills={"athletics": 30}, weapons=["stick0"], strategy={"cover": True, "cover_any": True})
     n = 100_000
     sc = _cover_scene(coverer=clumsy, extra={"able": able})
     out = play(sc, n)
@@ -393,9 +393,29 @@ def test_t2_only_the_first_willing_ally_tries():
     assert_rate(out.taken[ix(sc, "able")] // 10, n, 215 / 216, "covers by the willing ally")
 
 
+@pytest.mark.parametrize("target_hp, ally_hp, cover_any, covers", [
+    (10, 11, False, True),    # a critical's mean (2 x 5) could fell the target and not the ally
+    (11, 50, False, False),   # it could not fell the target
+    (5, 10, False, False),    # it could fell the ally too
+    (5, 10, True, True),      # cover_any: whenever able (the rule before 2026-12-07)
+    (10, 11, True, True),
+])
+def test_t2_cover_only_when_the_hit_could_fell_the_ally_and_not_the_coverer(target_hp, ally_hp, cover_any, covers):
+    ally = char("b", 1, hp=ally_hp, skills={"athletics": 30}, weapons=["stick0"],
+                strategy={"cover": True, "cover_any": cover_any})
+    sc = _cover_scene(coverer=ally, target_hp=target_hp)
+    n = 20_000
+    out = play(sc, n)
+    a = out.taken[ix(sc, "ally")]
+    if covers:
+        assert_rate(a // 10, n, 215 / 216, "covers")
+    else:
+        assert a == 0
+
+
 def test_r8_coverer_may_guard():
     # non-physical 17 x 2 = 34: the coverer guards with an arm (34 -> 30); the target takes 34
-    guard = char("b", 1, skills={"athletics": 30}, strategy={"cover": True, "reaction": "guard"})
+    guard = char("b", 1, skills={"athletics": 30}, strategy={"cover": True, "cover_any": True, "reaction": "guard"})
     n = 50_000
     sc = _cover_scene(coverer=guard, weapon="claw17")
     out = play(sc, n)

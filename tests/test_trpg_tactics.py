@@ -44,3 +44,44 @@ def test_auto_guards_with_a_bat_against_a_pistol():
     close = "characters.gun.strategy.movement=close_in"
     assert rate("kite", [close, "characters.bat.strategy.reaction=auto"]) == \
         rate("kite", [close, "characters.bat.strategy.reaction=guard"])
+
+
+# A drawn skirmish of `sim trpg competence --setups 10 --seed 1` (setup #2): a dodger beside an
+# armoured tank, against a gunslinger and a dodger. Covering whenever able (the rule before
+# 2026-12-07, `cover_any`) cost the kaii 94.9 points there: the dodger stepped in front of
+# every attack on the tank and took it, undodged (R-8).
+DODGER_AND_TANK = {
+    "scenario": {"name": "dodger_and_tank", "sides": ["players", "kaii"], "first": "kaii"},
+    "characters": {
+        "gun": {"hp": 12, "skills": {"athletics": 10, "melee": 8, "dodge": 10, "shooting": 13},
+                "weapons": ["pistol", "fists"], "strategy": {"movement": "keep_range"}, "side": "players",
+                "position": 4, "mp": 6, "sp": 10, "items": {"first_aid": 1, "tonic": 1, "charm": 1}},
+        "dodger": {"hp": 11, "skills": {"athletics": 12, "melee": 10, "dodge": 13, "shooting": 9},
+                   "weapons": ["knife"], "strategy": {"reaction": "dodge"}, "side": "players", "position": 1,
+                   "mp": 11, "sp": 9, "items": {"first_aid": 1, "charm": 1}},
+        "tank": {"hp": 22, "skills": {"athletics": 8, "melee": 10, "dodge": 6, "shooting": 6}, "weapons": ["fists"],
+                 "armour": {"pct": 20, "fixed": 2}, "strategy": {"reaction": "none"}, "side": "kaii", "position": 4,
+                 "mp": 9, "sp": 12, "items": {"first_aid": 2, "charm": 1}},
+        "kdodger": {"hp": 11, "skills": {"athletics": 12, "melee": 10, "dodge": 13, "shooting": 9},
+                    "weapons": ["knife"], "strategy": {"reaction": "dodge"}, "side": "kaii", "position": 3,
+                    "mp": 6, "sp": 11, "items": {"first_aid": 2},
+                    "abilities": [{"name": "second wind", "kind": "heal", "cost": 3, "dice": "2d6"}]},
+    },
+}
+
+
+def test_a_dodger_does_not_throw_itself_in_front_of_a_healthy_tank():
+    """T-2: the kaii's win rate with the dodger's cover (the default rule) is within 3 points
+    of never covering, where covering whenever able loses them more than 50."""
+    import copy
+
+    def kaii(**strategy):
+        tree = copy.deepcopy(DODGER_AND_TANK)
+        tree["characters"]["kdodger"]["strategy"].update(strategy)
+        s = run(N, 5, scenario=resolve_setup(tree), threads=1).to_json()
+        return s["win_rate"]["kaii"]
+
+    never, rule, always = kaii(cover=False), kaii(), kaii(cover_any=True)
+    se = math.sqrt(0.25 / N) * math.sqrt(2)
+    assert rule >= never - 0.03 - 2 * se, (rule, never)
+    assert always < never - 0.5, (always, never)

@@ -34,7 +34,7 @@ from sim.core.plugins import Registry
 from sim.errors import SimInputError
 from sim.trpg.enums import ITEM_USES, MONOLOGUES, MOVES, REACTIONS, TARGETS
 
-FIELDS = ("target", "reaction", "dodge_threshold", "cover", "movement", "life_mp", "monologue", "heal_below",
+FIELDS = ("target", "reaction", "dodge_threshold", "cover", "cover_any", "movement", "life_mp", "monologue", "heal_below",
           "swap_to_melee_at", "kite", "min_hit", "arm_horizon", "item_hp_at", "item_mp_at", "item_action")
 HONEST_TARGETS = tuple(t for t in TARGETS if not t.startswith("oracle"))
 MAX_LIFE_MP = 18  # a life check is 3d6 <= the MP spent: more than 18 buys nothing
@@ -63,6 +63,8 @@ def knobs_for(defaults: dict) -> tuple[Knob, ...]:
         Knob("dodge_threshold", "float", 0.0, 1.0, d["dodge_threshold"],
              doc="auto considers a dodge only when its chance is at least this (T-11)"),
         Knob("cover", "bool", default=d["cover"], doc="step in front of an attacked ally (T-2)"),
+        Knob("cover_any", "bool", default=d["cover_any"],
+             doc="cover whenever able (false: only when a critical hit could fell the ally and not the coverer, T-2)"),
         Knob("movement", "choice", default=d["movement"], choices=MOVES, doc="close in or keep range (T-6)"),
         Knob("life_mp", "int", 0, MAX_LIFE_MP, d["life_mp"], doc="MP spent on a life check (T-4)"),
         Knob("monologue", "choice", default=d["monologue"], choices=MONOLOGUES, doc="when to monologue (T-5)"),

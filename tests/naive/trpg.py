@@ -42,6 +42,7 @@ BANDS = ("zero", "near", "mid", "far")
 PARTS = ("left_arm", "right_arm")  # R-9, in the order they are tried
 # [characters.X.strategy] defaults (docs / strategies/trpg/__init__.py)
 STRATEGY_DEFAULTS = {"target": "nearest", "reaction": "auto", "dodge_threshold": 0.0, "cover": True,
+                     "cover_any": False,
                      "movement": "close_in", "life_mp": 3, "monologue": "fallen", "heal_below": 0.5,
                      "swap_to_melee_at": -1, "kite": True, "min_hit": 0.1, "arm_horizon": 8,
                      "item_hp_at": 0.5, "item_mp_at": 0.3, "item_action": "main", "monologue_checks": ["attack", "dodge", "life"]}
@@ -558,6 +559,10 @@ class Combat:
         for a in self.chars:  # T-2: the first willing ally of the target within near range
             if a is t or a is c or a.side != t.side or not a.can_act or not a.strategy["cover"] \
                     or self.dist(a, t) > 1:
+                continue
+            # T-2: unless cover_any, only where a critical of the weapon's mean damage (twice
+            # the mean) could fell the target and not the coverer
+            if not a.strategy["cover_any"] and not (t.hp <= mean2(w.dice) < a.hp):
                 continue
             oc2 = self.check(a, a.skill("athletics"), self.penalty(a), "cover")
             if oc2 in (SUCCESS, CRITICAL):
