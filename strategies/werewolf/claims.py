@@ -42,7 +42,8 @@ fallen claimer when its trust reaches ``witch_revive``, otherwise passes.
 Wolves: the accomplice counter-claims (chance ``fake_claim`` per game, from ``fake_day``;
 never a role the public composition lacks, and never at a table without a paladin, where
 the wolves' attack kills and so confirms the true claimer and exposes the liar: issue 40),
-as the medium with chance ``fake_medium``, else as the seer: a fake seer frames the most
+as the medium with chance ``fake_medium`` (under R-6 ``fake_medium_r6``: an eliminated seer
+keeps divining there, so a fake seer is contradicted to the end), else as the seer: a fake seer frames the most
 trusted village-team claimer, else a village-team participant no claimer has cleared (or,
 with chance ``clear``, clears a wolf: the true seer reads fenrir as village too, so a
 cleared fenrir is not contradicted); a fake medium says the opposite of the truth of yesterday's voted-out.
@@ -84,7 +85,7 @@ MEM_TEAM = 4          # a wolf-team member's team mask, packed (mask << 1 | 1; 0
 
 KV_CLAIM_DAY, KV_REPORT, KV_FAKE, KV_MEDIUM, KV_WITCH_KILL, KV_WITCH_REVIVE, KV_AGREE, KV_MEDIUM_WAIT, \
     KV_GUARD_SEER = range(9)
-KW_FAKE, KW_FAKE_MEDIUM, KW_FAKE_DAY, KW_CLEAR, KW_WOLF_CLAIM, KW_FRAME, KW_DODGE = range(7)
+KW_FAKE, KW_FAKE_MEDIUM, KW_FAKE_DAY, KW_CLEAR, KW_WOLF_CLAIM, KW_FRAME, KW_DODGE, KW_FAKE_MEDIUM_R6 = range(8)
 
 VILLAGE_KNOBS = (
     Knob("claim_day", "int", 1, 8, 1, doc="the seer and the medium claim and report from this day on"),
@@ -108,6 +109,11 @@ WOLF_KNOBS = (
     Knob("wolf_claim", "float", 0.0, 1.0, 0.0, doc="with no accomplice at the table: chance a wolf claims seer"),
     Knob("frame", "bool", default=True, doc="hati marks someone no seer claimer has read yet (else at random)"),
     Knob("dodge", "float", 0.0, 1.0, 1.0, doc="chance the attack avoids last night's target that survived (guarded)"),
+    # under R-6 an eliminated seer keeps divining and reporting: a fake seer is contradicted to
+    # the end (seed 3's 14-seat table: the seer counter-claim cost the wolves 6.7 points, the
+    # medium's gains them 26.1; issue 40)
+    Knob("fake_medium_r6", "float", 0.0, 1.0, 1.0,
+         doc="under R-6 (abilities after elimination): chance the counter-claim is the medium's"),
 )
 
 SURE = 100.0  # suspicion of what a participant knows for certain
@@ -671,7 +677,8 @@ def wolf_speak_nb(rng, view):
         p = knob_nb(view, KW_FAKE, 1.0) if madman else knob_nb(view, KW_WOLF_CLAIM, 0.0)
         if not chance_nb(rng, p):
             view.mem[MEM_FAKE] = 2
-        elif madman and chance_nb(rng, knob_nb(view, KW_FAKE_MEDIUM, 0.0)):
+        elif madman and chance_nb(rng, knob_nb(view, KW_FAKE_MEDIUM_R6, 1.0) if view.rules.var[V.AFTER_ELIM] == 1
+                                  else knob_nb(view, KW_FAKE_MEDIUM, 0.0)):
             view.mem[MEM_FAKE] = 3
         else:
             view.mem[MEM_FAKE] = 1

@@ -409,7 +409,8 @@ def wolf_speak(rng, view) -> int:
     if view.mem[FAKING] == 0:
         if not chance(rng, _kw(view, "fake_claim" if accomplice else "wolf_claim")):
             role = 2
-        elif accomplice and chance(rng, _kw(view, "fake_medium")):
+        elif accomplice and chance(rng, _kw(view, "fake_medium_r6" if int(view.rules.var[V.AFTER_ELIM]) == 1
+                                            else "fake_medium")):
             role = 3
         else:
             role = 1
