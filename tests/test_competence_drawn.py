@@ -120,3 +120,20 @@ def test_the_medium_no_longer_confirms_the_accomplice_that_reads_village():
                    sets=['variants.accomplice_counts_as="village"'])
     res = drawn_competence(g, _specs(g, village="claims", wolves="claims"), [("R-2 village", tree)], 4000, 3)
     assert res.rows.filter(res.rows["value_ci_high"] < 0).height == 0, res.rows.to_dicts()
+
+
+def test_under_r6_the_accomplice_claims_the_medium_and_gains_by_it():
+    """Drawn table (seed 3) under R-6: a fake seer is contradicted by the eliminated true seer,
+    who keeps divining, to the end — the accomplice's seer counter-claim cost the wolves about
+    6 points (fake_medium_r6 = 0, the old play); its medium counter-claim, now the default
+    there, gains them (no interval below 0)."""
+    g = get("werewolf")
+    tree = g.build(roles="fenrir,werewolf*2,accomplice,seer,medium,paladin,witch,villager*5",
+                   sets=["variants.abilities_after_elimination=true"])
+    old = drawn_competence(g, _specs(g, village="claims", wolves="claims@fake_medium_r6=0"), [("R-6", tree)], 8000, 3)
+    acc = old.rows.filter(old.rows["ability"].str.contains("accomplice")).row(0, named=True)
+    assert acc["value_ci_high"] < 0 and old.verdict == "not competent", acc
+    new = drawn_competence(g, _specs(g, village="claims", wolves="claims"), [("R-6", tree)], 8000, 3)
+    acc = new.rows.filter(new.rows["ability"].str.contains("accomplice")).row(0, named=True)
+    assert acc["value_ci_low"] > 0, acc
+    assert new.rows.filter(new.rows["value_ci_high"] < 0).height == 0, new.rows.to_dicts()
