@@ -3,7 +3,8 @@ hidden setup (issue 14).
 
 **The model.** A hypothesis is a whole setup row, the scriptwriter's own format
 (``[key, c1, l1, …, guest1_char, guest1_loc, …]``; a character −1 is a slot left unused, as
-a `fixed` script may). The prior is uniform over the setups the rules allow (P-15, P-16).
+a `fixed` script may). The prior: the key uniform, each slot independently unused (1/n) or a
+character at a place (1/(n·L) each), restricted to the setups the rules allow (P-15, P-16).
 The likelihood of a day is 1 when the engine's own day kernel (``day_start_nb`` /
 ``day_finish_nb``), run on the morning layout the hypothesis gives (the table, its
 permanent moves, the player's recorded moves with R-6 / P-17 precedence, its guest move of
