@@ -95,7 +95,7 @@ def _probe_name(rng, view, own):
 
 
 # one strategy object: the game kernel is cached by strategy, so the probe writes to SINK
-PROBE = PlayerStrategy("oracle_free_probe", _probe_move, _probe_name, knobs=BAYES_KNOBS)
+PROBE = PlayerStrategy("particles_probe", _probe_move, _probe_name, knobs=BAYES_KNOBS)
 
 
 def _play(reading, games, seed):
