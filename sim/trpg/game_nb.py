@@ -47,7 +47,7 @@ from sim.trpg.context_nb import (I_ACTOR, I_GAME, I_ROUND, I_SEEDED, N_CTX, Batt
                                  unmanaged_scenario_nb)
 from sim.trpg.dice import roll_dice_nb
 from sim.trpg.enums import AF, AK, CF, CK, DS, EV, K, MO, MV, OUT, RL, ST, T, WF, B, Stream
-from sim.trpg.rules_nb import distance_nb
+from sim.trpg.rules_nb import dice_mean2_nb, distance_nb
 from sim.trpg.sheets import PLUGIN
 from sim.trpg.views import honest_view_nb, new_board_nb
 from sim.trpg.steps_nb import (ACT_ATTACK, ACT_AWAY, ACT_CLOSE_IN, U1, _bit_nb, apply_damage_nb, arm_penalty_nb,
@@ -139,10 +139,7 @@ def cover_saves_nb(sc, b, w, t, a):
     whenever able cost a side up to 95 points on drawn skirmishes (a dodger stepping in front of
     its armoured tank: it takes the hits, undodged, R-8). Reads what the coverer's side knows:
     its own HP, its ally's, the attacker's weapon."""
-    row = sc.dice[sc.weapons[w, WF.DICE]]
-    crit = 2 * row[1 + 2 * row[0]]  # twice the mean: the mean of a critical's doubled roll (R-2)
-    for g in range(row[0]):
-        crit += row[1 + 2 * g] * (row[2 + 2 * g] + 1)
+    crit = dice_mean2_nb(sc, sc.weapons[w, WF.DICE])  # twice the mean: a critical's doubled roll (R-2)
     return b.bs[t, B.HP] <= crit < b.bs[a, B.HP]
 
 
