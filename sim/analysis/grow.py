@@ -42,15 +42,57 @@ TOP, TOP_FACTOR = 3, 4              # candidates topped up before one is picked
 MAX_ROUNDS = 100
 
 
+_WORKER_PLAYERS: dict[tuple, Any] = {}  # a Dask worker's compiled cells (one per process)
+
+
+def play_batch(game_name: str, cfg: dict, seed: int, spawn: tuple[int, ...], start: int, n: int) -> tuple[int, int]:
+    """Games [start, start + n) of one cell on the streams (seed, spawn): its primary
+    successes and games. A pure function of its arguments (games are numbered streams), so
+    a Dask worker's batch equals the same batch played here."""
+    from sim.core.game import get as get_game
+
+    key = (game_name, repr(cfg), seed, spawn)
+    game = get_game(game_name)
+    if key not in _WORKER_PLAYERS:
+        _WORKER_PLAYERS[key] = game.player(game.compile_cell(cfg), seed, spawn)
+    s, g = game.primary(_WORKER_PLAYERS[key](start, n, threads=1).totals)
+    return int(s), int(g)
+
+
 class _Cells:
     """Successes and games of every (row tier, column tier) pair on one stream family,
-    topped up on the same streams (a pair played again only plays its new games)."""
+    topped up on the same streams (a pair played again only plays its new games). With a
+    Dask ``client``, :meth:`need` plays the missing batches of several pairs at once on the
+    workers; the numbers are those of playing them here (:func:`play_batch`)."""
 
-    def __init__(self, game: Game, tree: dict, seed: int, spawn: tuple[int, ...], threads: int | None):
+    def __init__(self, game: Game, tree: dict, seed: int, spawn: tuple[int, ...], threads: int | None,
+                 client=None):
         self.game, self.tree, self.seed, self.spawn, self.threads = game, tree, seed, spawn, threads
+        self.client = client
         self.counts: dict[tuple, list[int]] = {}
         self.players: dict[tuple, Any] = {}
         self.used = 0
+
+    def need(self, pairs: Sequence[tuple[Tier, Tier]], games: int) -> None:
+        """Top every pair up to ``games`` games (on the workers when there is a client)."""
+        if self.client is None:
+            return  # played one by one, on this process's threads, as they are asked for
+        todo = []
+        for key in dict.fromkeys(pairs):
+            s, g = self.counts.setdefault(key, [0, 0])
+            if g < games:
+                todo.append((key, g, games - g))
+        if not todo:
+            return
+        cfgs = [_cell(self.game, self.tree, *key)[0] for key, _, _ in todo]
+        futures = self.client.map(play_batch, [self.game.name] * len(todo), cfgs, [self.seed] * len(todo),
+                                  [self.spawn] * len(todo), [g for _, g, _ in todo], [n for _, _, n in todo],
+                                  pure=False)
+        for (key, _, _), (ds, dg) in zip(todo, self.client.gather(futures)):
+            c = self.counts[key]
+            c[0] += ds
+            c[1] += dg
+            self.used += dg
 
     def play(self, row: Tier, col: Tier, games: int) -> tuple[int, int]:
         key = (row, col)
@@ -127,20 +169,21 @@ def families_of(game: Game, setup: Any, side: str, tiers: Sequence[Tier], extra:
 def _weighted(cells: _Cells, tier: Tier, opponents: Sequence[Tier], weights: np.ndarray, games: int,
               as_row: bool) -> float:
     """The first side's rate of ``tier`` against the mixture (``games`` per opponent)."""
+    cells.need([(tier, o) if as_row else (o, tier) for o, w in zip(opponents, weights) if w > 0], games)
     return float(sum(w * (cells.rate(tier, o, games) if as_row else cells.rate(o, tier, games))
                      for o, w in zip(opponents, weights) if w > 0))
 
 
 def best_response(game: Game, tree: dict, side: str, families: Sequence[str], opponents: Sequence[Tier],
                   weights: np.ndarray, *, as_row: bool, budget: int, games: int, seed: int, round_: int,
-                  start: Sequence[Tier] = (), threads: int | None = None) -> tuple[Tier, int]:
+                  start: Sequence[Tier] = (), threads: int | None = None, client=None) -> tuple[Tier, int]:
     """The candidate with the best mixture-weighted rate for ``side`` on the search streams:
     each family's knobs searched (TPE, ``budget`` evaluations; the default and the extremes
     first), the best few topped up to ``TOP_FACTOR`` × games, ``start`` tiers (the current
     population) always among the candidates. Returns it and the games played."""
     from sim.analysis.tune import knob_study
 
-    cells = _Cells(game, tree, seed, (SEARCH, round_), threads)
+    cells = _Cells(game, tree, seed, (SEARCH, round_), threads, client)
     sign = 1.0 if as_row else -1.0
     seen: dict[Tier, float] = {}
 
@@ -160,6 +203,8 @@ def best_response(game: Game, tree: dict, side: str, families: Sequence[str], op
             trial = study.ask()
             study.tell(trial, score(Tier(side, fam, tuple((k.name, k.suggest(trial)) for k in knobs)), games))
     top = sorted(seen, key=lambda t: -seen[t])[:TOP]
+    cells.need([(t, o) if as_row else (o, t) for t in top for o, w in zip(opponents, weights) if w > 0],
+               TOP_FACTOR * games)
     for t in top:
         score(t, TOP_FACTOR * games)
     return max(top, key=lambda t: seen[t]), cells.used
@@ -167,12 +212,14 @@ def best_response(game: Game, tree: dict, side: str, families: Sequence[str], op
 
 def fresh_gain(game: Game, tree: dict, side: str, candidate: Tier, own: Sequence[Tier], own_w: np.ndarray,
                opponents: Sequence[Tier], weights: np.ndarray, *, as_row: bool, games: int, seed: int,
-               spawn: tuple[int, ...], threads: int | None = None) -> tuple[Response, int]:
+               spawn: tuple[int, ...], threads: int | None = None, client=None) -> tuple[Response, int]:
     """The candidate's gain over the side's mixture against the other's, on fresh streams:
     Σ_j y_j (rate(candidate, j) − Σ_i x_i rate(i, j)), every cell ``games`` games on the same
     streams; the interval from the cells' binomial variances (independent cells: the common
     streams only make the true interval narrower)."""
-    cells = _Cells(game, tree, seed, spawn, threads)
+    cells = _Cells(game, tree, seed, spawn, threads, client)
+    mine = [candidate, *(t for t, x in zip(own, own_w) if x > 0)]
+    cells.need([(t, o) if as_row else (o, t) for t in mine for o, w in zip(opponents, weights) if w > 0], games)
     gain = var = rate = 0.0
     for o, w in zip(opponents, weights):
         if w <= 0:
@@ -196,13 +243,15 @@ def fresh_gain(game: Game, tree: dict, side: str, candidate: Tier, own: Sequence
 
 
 def _matrix(cells: _Cells, rows: Sequence[Tier], cols: Sequence[Tier], games: int) -> np.ndarray:
+    cells.need([(r, c) for r in rows for c in cols], games)
     return np.array([[cells.rate(r, c, games) for c in cols] for r in rows])
 
 
 def grow(game: Game, tree: dict, rows: Sequence[Tier], cols: Sequence[Tier], *, games: int, seed: int,
          epsilon: float = 0.01, rounds: int = 8, budget: int = 30, families: dict[str, Sequence[str]] | None = None,
-         threads: int | None = None, log=None) -> Grown:
-    """The double oracle from ``rows`` × ``cols`` (see the module docstring)."""
+         threads: int | None = None, log=None, client=None) -> Grown:
+    """The double oracle from ``rows`` × ``cols`` (see the module docstring). With a Dask
+    ``client`` the games batches of each step run on its workers (the same numbers)."""
     if not 1 <= rounds <= MAX_ROUNDS:
         raise SimInputError(f"--rounds must be 1 … {MAX_ROUNDS}, got {rounds}")
     if not 1 <= budget <= 10_000:
@@ -212,7 +261,7 @@ def grow(game: Game, tree: dict, rows: Sequence[Tier], cols: Sequence[Tier], *, 
     fam = {a: families_of(game, setup, a, rows, (families or {}).get(a, ())),
            b: families_of(game, setup, b, cols, (families or {}).get(b, ()))}
     rows, cols = list(rows), list(cols)
-    measured = _Cells(game, tree, seed, (MEASURE,), threads)
+    measured = _Cells(game, tree, seed, (MEASURE,), threads, client)
     history: list[dict] = []
     used = 0
     converged = False
@@ -223,9 +272,9 @@ def grow(game: Game, tree: dict, rows: Sequence[Tier], cols: Sequence[Tier], *, 
             opp, w = (cols, y) if as_row else (rows, x)
             own, ow = (rows, x) if as_row else (cols, y)
             cand, n1 = best_response(game, tree, side, fam[side], opp, w, as_row=as_row, budget=budget,
-                                     games=games, seed=seed, round_=r, start=own, threads=threads)
+                                     games=games, seed=seed, round_=r, start=own, threads=threads, client=client)
             out[side], n2 = fresh_gain(game, tree, side, cand, own, ow, opp, w, as_row=as_row, games=4 * games,
-                                       seed=seed, spawn=(FRESH, r), threads=threads)
+                                       seed=seed, spawn=(FRESH, r), threads=threads, client=client)
             n += n1 + n2
         return out, n
 
@@ -255,7 +304,7 @@ def grow(game: Game, tree: dict, rows: Sequence[Tier], cols: Sequence[Tier], *, 
         cert, n = responses(rounds, x, y)
         used += n
     # the value on final, never-used streams (the mixtures were chosen on the measure streams)
-    final = _Cells(game, tree, seed, (FINAL,), threads)
+    final = _Cells(game, tree, seed, (FINAL,), threads, client)
     f = _matrix(final, rows, cols, 4 * games)
     value = float(x @ f @ y)
     var = float(((np.outer(x, y) ** 2) * f * (1 - f) / (4 * games)).sum())

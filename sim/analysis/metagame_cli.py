@@ -351,7 +351,8 @@ def equilibrium_cmd(
     settings = settings_text({}, extra, config, sets, seed)
     if grow:
         return _grow(game, tree, rows, cols, sides, extra, settings, games=games, seed=seed, epsilon=epsilon,
-                     rounds=rounds, budget=budget, family=family, threads=threads, as_json=as_json, out=out)
+                     rounds=rounds, budget=budget, family=family, threads=threads, as_json=as_json, out=out,
+                     dask=dask)
     if family or rounds != 8 or budget != 30:
         raise SimInputError("--rounds, --budget and --family go with --grow")
     od = claim_out(out)
@@ -392,7 +393,7 @@ def equilibrium_cmd(
 
 
 def _grow(game, tree, rows, cols, sides, extra, settings, *, games, seed, epsilon, rounds, budget, family, threads,
-          as_json, out):
+          as_json, out, dask=None):
     """``sim equilibrium GAME --grow`` (sim.analysis.grow)."""
     import sys
 
@@ -416,10 +417,11 @@ def _grow(game, tree, rows, cols, sides, extra, settings, *, games, seed, epsilo
                                                           for s, r in h["responses"].items()) + f"; {added}",
                   file=sys.stderr)
 
+    cm = _client(dask)  # a bad address fails before the output folder is claimed
     od = claim_out(out)
-    with guard(od):
+    with guard(od), cm as client:  # --dask: each step's games batches on the workers
         g = grow(game, tree, rows, cols, games=games, seed=seed, epsilon=epsilon, rounds=rounds, budget=budget,
-                 families=fams, threads=threads, log=log)
+                 families=fams, threads=threads, log=log, client=client)
         d = {"game": game.name, "metric": game.metric, "settings": settings, "games_per_cell": games, **g.to_json()}
         import polars as pl
 
