@@ -46,7 +46,8 @@ from sim.sweep.spec import positive_int, seed_of, spec_game
 from sim.core.schema import ANY
 
 STREAMS = (3,)  # every evaluation plays these streams (common random numbers)
-TOP = ("game", "seed", "target", "tolerance", "max_games", "start_games", "adapt")  # adapt: balance_adapt
+TOP = ("game", "seed", "target", "tolerance", "max_games", "start_games", "adapt",  # adapt: balance_adapt
+       "targets")  # targets: balance_targets (several cells of the skill ladder)
 PARAM_SCHEMA = {"path": ANY, "low": ANY, "high": ANY, "values": ANY}
 
 
@@ -120,6 +121,11 @@ def parse_balance(raw: dict, source: Path | None = None, *, target=None, toleran
     """Check a balance spec's table (every key, every knob) and return its :class:`BalanceSpec`."""
     ad = spec_game(raw, "balance spec", TOP, "params", PARAM_SCHEMA, "trpg")
     t = raw.get("target") if target is None else target
+    if t is None and raw.get("targets"):  # several cells (sim.analysis.balance_targets): no single band
+        t = "0:1"
+    elif raw.get("targets"):
+        raise SimInputError("target and [[targets]]: give one band (target) or several cells ([[targets]]), "
+                            "not both")
     if t is None:  # the designer's, never assumed (issue 39: no default 50%)
         raise SimInputError("target: missing; say the band you aim for (target = \"0.45:0.55\" in the spec, or "
                             "--target 0.45:0.55; one rate means ±2 points)")
@@ -175,9 +181,13 @@ class Evaluator:
     def key(self, point: dict) -> tuple:
         return tuple((k, repr(v)) for k, v in point.items())
 
+    def cell_point(self, point: dict) -> dict:
+        """The cell's settings for a searched point (a target's strategies add theirs)."""
+        return point
+
     def check(self, point: dict) -> None:
         try:
-            self.ad.make_cell(self.base, point)
+            self.ad.make_cell(self.base, self.cell_point(point))
         except SimInputError as e:
             raise SimInputError(f"{', '.join(f'{k} = {v!r}' for k, v in point.items())}: {e}") from None
 
@@ -187,7 +197,7 @@ class Evaluator:
     def evaluate(self, point: dict, games: int, phase: str) -> tuple[float, float, float, int]:
         k = self.key(point)
         if k not in self.cache:
-            _, compiled = self.ad.make_cell(self.base, point)
+            _, compiled = self.ad.make_cell(self.base, self.cell_point(point))
             self.cache[k] = [0, 0, self.ad.player(compiled, self.spec.seed, STREAMS)]
         ent = self.cache[k]
         more = min(games - ent[1], self.left())

@@ -33,35 +33,45 @@ ADAPT_SCHEMA = {"adapt": {"tiers": ANY, "families": ANY, "rounds": ANY, "budget"
 
 def adapt_options(spec: BalanceSpec) -> dict:
     """The spec's ``[adapt]`` table, checked, with its defaults."""
+    game = spec.protocol
+    return equilibrium_options(game, game.base_cell(spec.base, spec.spec_dir), spec.raw.get("adapt") or {}, "adapt",
+                               "balance spec")
+
+
+def equilibrium_options(game, base: dict, raw: dict, name: str, kind: str) -> dict:
+    """A ``[adapt]`` (balance) or ``[equilibrium]`` (sweep) table, checked, with its
+    defaults: the starting population (default: [base]'s strategies), more families, rounds,
+    budget, games per cell and ε. ``labels`` keeps the tiers as text (picklable, for a
+    sweep job); ``rows`` / ``cols`` are the parsed tiers."""
     from sim.analysis.metagame import parse_tier, two_sides
 
-    raw = spec.raw.get("adapt") or {}
-    check_keys({"adapt": raw}, ADAPT_SCHEMA, "balance spec")
-    game = spec.protocol
-    base = game.base_cell(spec.base, spec.spec_dir)
+    check_keys({name: raw}, {name: ADAPT_SCHEMA["adapt"]}, kind)
     a, b = two_sides(game, game.compile_cell(base)[0])
     tiers = raw.get("tiers") or {s: [base["strategies"].get(s, game.default_strategy)] for s in (a, b)}
     fams = raw.get("families") or {}
-    for name, table in (("tiers", tiers), ("families", fams)):
+    for key, table in (("tiers", tiers), ("families", fams)):
         if not isinstance(table, dict) or set(table) - {a, b} or not all(
                 isinstance(v, list) and all(isinstance(x, str) for x in v) for v in table.values()):
-            raise SimInputError(f"adapt.{name}: expected {{ {a} = [\"NAME\", …], {b} = [\"NAME\", …] }}")
+            raise SimInputError(f"{name}.{key}: expected {{ {a} = [\"NAME\", …], {b} = [\"NAME\", …] }}")
     opts = {k: raw.get(k, d) for k, d in (("rounds", 4), ("budget", 10), ("games", 2000), ("epsilon", 0.01))}
     for k in ("rounds", "budget", "games"):
         if not isinstance(opts[k], int) or isinstance(opts[k], bool) or opts[k] < 1:
-            raise SimInputError(f"adapt.{k}: expected a positive integer, got {opts[k]!r}")
+            raise SimInputError(f"{name}.{k}: expected a positive integer, got {opts[k]!r}")
     if not isinstance(opts["epsilon"], (int, float)) or not 0 <= opts["epsilon"] < 1:
-        raise SimInputError(f"adapt.epsilon: expected a rate in [0, 1), got {opts['epsilon']!r}")
-    rows = [parse_tier(game, a, t) for t in tiers.get(a) or [base["strategies"].get(a, game.default_strategy)]]
-    cols = [parse_tier(game, b, t) for t in tiers.get(b) or [base["strategies"].get(b, game.default_strategy)]]
-    return {**opts, "rows": rows, "cols": cols, "families": fams}
+        raise SimInputError(f"{name}.epsilon: expected a rate in [0, 1), got {opts['epsilon']!r}")
+    labels = {s: list(tiers.get(s) or [base["strategies"].get(s, game.default_strategy)]) for s in (a, b)}
+    rows = [parse_tier(game, a, t) for t in labels[a]]
+    cols = [parse_tier(game, b, t) for t in labels[b]]
+    return {**opts, "rows": rows, "cols": cols, "families": {k: list(v) for k, v in fams.items()},
+            "labels": labels, "sides": (a, b)}
 
 
 class AdaptEvaluator(Evaluator):
     """Each point's value is its grown equilibrium's, warm-started from the last population."""
 
-    def __init__(self, spec: BalanceSpec, threads: int | None = None, opts: dict | None = None):
+    def __init__(self, spec: BalanceSpec, threads: int | None = None, opts: dict | None = None, client=None):
         super().__init__(spec, threads)
+        self.client = client  # Dask: each grown equilibrium's games batches on the workers
         self.opts = opts or adapt_options(spec)
         self.pop = (self.opts["rows"], self.opts["cols"])
         self.grown: dict[tuple, Any] = {}
@@ -75,7 +85,7 @@ class AdaptEvaluator(Evaluator):
             cell, _ = self.ad.make_cell(self.base, point)
             g = grow(self.ad, cell["tree"], *self.pop, games=per_cell, seed=self.spec.seed,
                      epsilon=self.opts["epsilon"], rounds=self.opts["rounds"], budget=self.opts["budget"],
-                     families=self.opts["families"], threads=self.threads)
+                     families=self.opts["families"], threads=self.threads, client=self.client)
             self.grown[key] = g
             self.pop = (g.rows, g.cols)   # warm start for the next (neighbouring) setting
             self.used += g.games
@@ -94,12 +104,13 @@ def _col(v):
     return v if isinstance(v, (int, float, str, bool)) else repr(v)
 
 
-def adapted_balance(spec: BalanceSpec, threads: int | None = None) -> tuple[BalanceResult, BalanceResult, dict]:
+def adapted_balance(spec: BalanceSpec, threads: int | None = None,
+                    client=None) -> tuple[BalanceResult, BalanceResult, dict]:
     """(the adapted answer, the fixed-strategy answer, the fixed answer's setting at
     equilibrium: value and CI) — the side-by-side of ``sim balance --adapt``."""
     opts = adapt_options(spec)
     fixed = balance(spec, threads)
-    ev = AdaptEvaluator(spec, threads, opts)
+    ev = AdaptEvaluator(spec, threads, opts, client)
     adapted = balance(spec, threads, evaluator=ev)
     v, lo, hi, _ = ev.evaluate(fixed.point, spec.start_games, "fixed pick at equilibrium")
     g = ev.grown[(ev.key(fixed.point), max(opts["games"], spec.start_games // 4))]

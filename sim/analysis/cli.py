@@ -7,6 +7,7 @@ import typer
 
 from sim.core.cliutil import claim_out, clean_errors, emit_json, finish, guard, save_tables
 from sim.core.console import out_console
+from sim.errors import SimInputError
 
 
 @clean_errors
@@ -56,6 +57,9 @@ def balance_cmd(
     adapt: bool = typer.Option(False, "--adapt", help="Balance at equilibrium: each setting's value is its grown "
                                "equilibrium's (both sides adapt; the spec's [adapt] table), shown beside the "
                                "fixed-strategy answer and where that one lands at equilibrium."),
+    dask: str = typer.Option(None, "--dask", help="local:N (LocalCluster) or tcp://HOST:PORT: the grown "
+                             "equilibria's games batches (--adapt, cell = \"equilibrium\") on Dask workers "
+                             "(the same numbers as a local run)."),
 ):
     """Find parameter settings whose win rate lies in your target band (the spec's target or --target).
 
@@ -72,8 +76,19 @@ def balance_cmd(
 
     sp = load_balance(spec, target=target, tolerance=tolerance, seed=seed)
     orc = {s: str(sp.base[s]) for s in sp.protocol.sides if s in sp.base and is_oracle(str(sp.base[s]))}
+    from sim.analysis.metagame_cli import _client
+
+    cm = _client(dask)  # a bad address fails before anything is played or written
+    if sp.raw.get("targets"):
+        if adapt:
+            raise SimInputError("--adapt with [[targets]]: give the equilibrium its own target instead "
+                                "(cell = \"equilibrium\", band = \"LOW:HIGH\")")
+        return _targets(sp, threads, out, as_json, cm)
     if adapt:
-        return _adapted(sp, threads, out, as_json)
+        return _adapted(sp, threads, out, as_json, cm)
+    if dask is not None:
+        raise SimInputError("--dask goes with --adapt or a cell = \"equilibrium\" target (a fixed-strategy "
+                            "search plays one setting at a time)")
     od = claim_out(out, "balance")
     with guard(od):
         res = balance(sp, threads)
@@ -118,14 +133,49 @@ def balance_cmd(
     finish(err)
 
 
-def _adapted(sp, threads, out, as_json) -> None:
+def _targets(sp, threads, out, as_json, cm) -> None:
+    """``sim balance`` with [[targets]]: every target cell's value with its CI and verdict."""
+    from sim.analysis.balance_targets import balance_targets
+    from sim.core.output import manifest
+
+    od = claim_out(out, "balance")
+    with guard(od), cm as client:
+        res = balance_targets(sp, threads, client)
+        err = save_tables(od, {"trace": res.trace}, manifest(sp.game, sp.raw, sp.seed, {
+            "command": "sim balance (targets)", "result": res.point, "hit": res.hit, "targets": res.rows,
+            "games_used": res.games_used}))
+    d = {"game": sp.game, "metric": sp.protocol.metric, "settings": res.point, "hit": res.hit,
+         "distance_points": res.distance_points, "targets": res.rows, "games_used": res.games_used,
+         "evaluations": res.trace.height, "note": res.note, "trace": str(out / "trace.parquet")}
+    if as_json:
+        emit_json(d)
+        return finish(err)
+    con = out_console()
+    verdict = "[green]every target in band[/green]" if res.hit else "[yellow]not every target in band[/yellow]"
+    con.print(f"[bold]{sp.game}[/bold] balance for {sp.protocol.metric} on {len(res.rows)} cells of the skill "
+              f"ladder: {verdict}")
+    for k, v in res.point.items():
+        con.print(f"  {k} = [bold]{v!r}[/bold]")
+    for r in res.rows:
+        con.print(f"  {r['cell']}: {100 * r['rate']:.1f}% (95% CI {100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f}, "
+                  f"{r['games']:,} games) against {r['band']}: {r['verdict']}", soft_wrap=True, highlight=False)
+    con.print(f"  total distance to the bands {res.distance_points:.1f} points (the CIs' nearest ends); "
+              f"{res.games_used:,} games in {res.trace.height} evaluations")
+    if res.note:
+        con.print(f"  note: {res.note}", soft_wrap=True)
+    if not err:
+        con.print(f"search trace: {out / 'trace.parquet'} (column cell: the target)")
+    finish(err)
+
+
+def _adapted(sp, threads, out, as_json, cm) -> None:
     """``sim balance --adapt``: the adapted answer beside the fixed-strategy one."""
     from sim.analysis.balance_adapt import adapted_balance
     from sim.core.output import manifest
 
     od = claim_out(out, "balance")
-    with guard(od):
-        res, fixed, at_eq = adapted_balance(sp, threads)
+    with guard(od), cm as client:
+        res, fixed, at_eq = adapted_balance(sp, threads, client)
         import polars as pl
 
         both = pl.concat([res.trace.with_columns(pl.lit("adapted").alias("search")),

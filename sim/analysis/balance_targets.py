@@ -1,0 +1,229 @@
+"""``sim balance`` with targets on several cells of the skill ladder (issue 40; the 2025
+tabletop balancing competition judged balance this way).
+
+One band on one rate asks "is the game fair under these strategies?". A designer usually
+wants several things at once: fair when both sides adapt, skill that pays, novices not
+crushed. Each ``[[targets]]`` table names a cell and its band::
+
+    [[targets]]
+    cell = "equilibrium"                          # the grown equilibrium (the spec's [adapt] table)
+    band = "0.45:0.55"
+    [[targets]]
+    cell = { village = "claims", wolves = "random" }   # a fixed pair (NAME or NAME@KNOB=VALUE)
+    band = "0.60:1"                                # skill pays: the village's rate at least 60%
+    [[targets]]
+    cell = { village = "random", wolves = "random" }
+    band = "0.30:0.70"                             # novices are not crushed
+
+Every cell is measured at every setting the search visits, each on its own common random
+numbers (as :mod:`sim.analysis.balance`). The search minimises the **total distance** to
+the bands, in points: each target's distance is that of its CI's nearest end (0 when the
+CI reaches into the band), ties broken by the summed distances of the rates from their
+bands' centres. It is the several-parameter search of :mod:`sim.analysis.balance` (every
+setting of a small integer space, else random candidates; successive halving; a local
+search with diagonal steps), also for one parameter: bisection needs one monotone rate.
+A setting *hits* when every target's whole CI lies in its band; the answer prints each
+target's value with its CI and verdict.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import polars as pl
+
+from sim.analysis.balance import (BalanceSpec, Evaluator, _candidates, _neighbours, _target,
+                                  band_distance)
+from sim.core.schema import ANY, check_keys
+from sim.core.target import Target, verdict as band_verdict
+from sim.errors import SimInputError
+
+TARGET_SCHEMA = {"cell": ANY, "band": ANY}
+
+
+@dataclass
+class CellTarget:
+    """One target: a cell of the ladder (fixed strategies, or ``equilibrium``) and its band."""
+    label: str
+    band: Target
+    strategies: dict[str, str] | None   # None: the grown equilibrium
+
+    @property
+    def aim(self) -> float:
+        return (self.band.low + self.band.high) / 2
+
+
+def parse_targets(spec: BalanceSpec) -> list[CellTarget]:
+    """The spec's ``[[targets]]``, checked (cells, sides, strategy names and knobs, bands)."""
+    from sim.analysis.metagame import parse_tier, two_sides
+
+    raw = spec.raw.get("targets")
+    if not isinstance(raw, list) or not raw:
+        raise SimInputError("targets: expected [[targets]] tables, each with cell and band")
+    game = spec.protocol
+    base = game.base_cell(spec.base, spec.spec_dir)
+    sides = two_sides(game, game.compile_cell(base)[0])
+    out, seen = [], set()
+    for i, t in enumerate(raw):
+        where = f"targets.{i}"
+        if not isinstance(t, dict):
+            raise SimInputError(f"{where}: expected a table with cell and band")
+        check_keys({"targets": t}, {"targets": TARGET_SCHEMA}, "balance spec")
+        if "cell" not in t or "band" not in t:
+            raise SimInputError(f"{where}: give cell (\"equilibrium\" or {{ {sides[0]} = \"NAME\", {sides[1]} = "
+                                f"\"NAME\" }}) and band (\"LOW:HIGH\")")
+        try:
+            band = _target(t["band"])
+        except SimInputError as e:
+            raise SimInputError(f"{where}.band: {e}") from None
+        cell = t["cell"]
+        if cell == "equilibrium":
+            label, strategies = "equilibrium", None
+        elif isinstance(cell, dict) and set(cell) == set(sides) and all(isinstance(v, str) for v in cell.values()):
+            for s in sides:
+                parse_tier(game, s, cell[s])  # names and knobs checked now, before any game
+            strategies = {s: cell[s] for s in sides}
+            label = ", ".join(f"{s}={cell[s]}" for s in sides)
+        else:
+            raise SimInputError(f"{where}.cell: expected \"equilibrium\" or {{ {sides[0]} = \"NAME\", "
+                                f"{sides[1]} = \"NAME\" }} (both sides), got {cell!r}")
+        if label in seen:
+            raise SimInputError(f"{where}: the cell {label} has a target already")
+        seen.add(label)
+        out.append(CellTarget(label, band, strategies))
+    return out
+
+
+class _FixedCell(Evaluator):
+    """A target cell under fixed strategies: the spec's [base] with the cell's strategies."""
+
+    def __init__(self, spec: BalanceSpec, strategies: dict[str, str], threads: int | None):
+        from sim.analysis.metagame import parse_tier
+
+        self.tiers = [parse_tier(spec.protocol, s, v) for s, v in strategies.items()]
+        super().__init__(spec, threads)
+
+    def cell_point(self, point: dict) -> dict:
+        out: dict[str, Any] = {}
+        for t in self.tiers:
+            out[t.side] = t.name
+            for k, v in t.knobs:
+                out[self.ad.knob_path(t.side, k)] = v
+        return {**out, **point}
+
+
+@dataclass
+class TargetsResult:
+    """The search's answer: the settings, each target's value with its CI and verdict."""
+    point: dict
+    rows: list[dict]          # one per target: cell, band, rate, ci_low, ci_high, games, distance, verdict
+    hit: bool
+    distance_points: float    # total, of the CIs' nearest ends
+    games_used: int
+    note: str
+    trace: pl.DataFrame = field(repr=False, default=None)
+
+
+class TargetsEvaluator:
+    """Every target's evaluator on one shared budget (the spec's max_games)."""
+
+    def __init__(self, spec: BalanceSpec, targets: list[CellTarget], threads: int | None = None, client=None):
+        self.spec, self.targets = spec, targets
+        self.evs: list[Evaluator] = []
+        for t in targets:
+            sub = replace(spec, target=t.band)
+            if t.strategies is None:
+                from sim.analysis.balance_adapt import AdaptEvaluator
+
+                ev = AdaptEvaluator(sub, threads, client=client)
+            else:
+                ev = _FixedCell(sub, t.strategies, threads)
+            ev.left = self.left  # one budget over all the cells
+            self.evs.append(ev)
+
+    @property
+    def used(self) -> int:
+        return sum(ev.used for ev in self.evs)
+
+    def left(self) -> int:
+        return self.spec.max_games - self.used
+
+    def key(self, point: dict) -> tuple:
+        return self.evs[0].key(point)
+
+    def check(self, point: dict) -> None:
+        for ev in self.evs:
+            ev.check(point)
+
+    def evaluate(self, point: dict, games: int, phase: str) -> list[tuple]:
+        return [ev.evaluate(point, games, phase) for ev in self.evs]
+
+    def settle(self, point: dict, phase: str) -> list[tuple]:
+        return [ev.settle(point, phase) for ev in self.evs]
+
+    def trace(self) -> pl.DataFrame:
+        return pl.concat([pl.DataFrame(ev.trace).with_columns(pl.lit(t.label).alias("cell"),
+                                                              pl.lit(t.band.text).alias("band"))
+                          for ev, t in zip(self.evs, self.targets) if ev.trace], how="diagonal_relaxed")
+
+
+def score(targets: list[CellTarget], results: list[tuple], use_ci: bool = True) -> tuple[float, float]:
+    """(total distance of the CIs' nearest ends to the bands, total distance of the rates
+    from the bands' centres), in fractions; smaller is better."""
+    near = centre = 0.0
+    for t, (r, lo, hi, _) in zip(targets, results):
+        lo, hi = (lo, hi) if use_ci else (r, r)
+        if not (lo <= t.band.high and hi >= t.band.low):
+            near += min(abs(band_distance(t.band, lo)), abs(band_distance(t.band, hi)))
+        centre += abs(r - t.aim)
+    return near, centre
+
+
+def balance_targets(spec: BalanceSpec, threads: int | None = None, client=None) -> TargetsResult:
+    """Search the knobs for settings whose every target cell lies in its band (see the
+    module docstring)."""
+    from sim.analysis.balance import _mid
+
+    targets = parse_targets(spec)
+    ev = TargetsEvaluator(spec, targets, threads, client)
+    for p in spec.params:  # both ends of every range must be valid before any game
+        for v in ((p.values[0], p.values[-1]) if p.values is not None else (p.low, p.high)):
+            ev.check({q.path: (v if q is p else _mid(q)) for q in spec.params})
+    n0 = max(16, 8 * len(spec.params))
+    games = max(500, spec.start_games // 2)
+    cands = _candidates(spec, ev, n0)
+    while True:  # successive halving: quarter the field, quadruple the games
+        scored = sorted(((score(targets, ev.evaluate(pt, games, "random")), i, pt) for i, pt in enumerate(cands)),
+                        key=lambda x: (x[0], x[1]))
+        if len(cands) <= 2 or ev.left() <= 0:
+            break
+        cands = [pt for _, _, pt in scored[: max(2, len(cands) // 4)]]
+        games *= 4
+    best = scored[0][2]
+    best_s = score(targets, ev.settle(best, "refine"), use_ci=False)
+    improved = True
+    while improved and ev.left() > 0:  # local search around the best, settled points by their estimates
+        improved = False
+        for cand in _neighbours(spec, best):
+            s2 = score(targets, ev.settle(cand, "refine"), use_ci=False)
+            if s2 < best_s:
+                best, best_s, improved = cand, s2, True
+                break
+    final = ev.settle(best, "final")
+    sides = tuple(spec.protocol.sides)
+    rows = []
+    for t, (r, lo, hi, g) in zip(targets, final):
+        v = band_verdict(t.band, r, lo, hi, sides, t.label)
+        rows.append({"cell": t.label, "band": t.band.text, "rate": r, "ci_low": lo, "ci_high": hi, "games": g,
+                     "distance_points": 100 * band_distance(t.band, r),
+                     "distance_ci_low": 100 * band_distance(t.band, lo),
+                     "distance_ci_high": 100 * band_distance(t.band, hi),
+                     "verdict": v["status"], "text": v["text"]})
+    hit = all(t.band.low <= lo and hi <= t.band.high for t, (_, lo, hi, _) in zip(targets, final))
+    near = score(targets, final)[0]
+    note = "" if hit else ("closest setting found: " + "; ".join(
+        f"{r['cell']} {100 * r['rate']:.1f}% ({r['verdict']})" for r in rows if r["verdict"] != "in band"))
+    return TargetsResult(best, rows, hit, 100 * near, ev.used, note, ev.trace())
+
+
+__all__ = ["CellTarget", "TargetsResult", "balance_targets", "parse_targets", "score"]
