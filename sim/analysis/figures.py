@@ -104,7 +104,8 @@ def readable(path: str) -> str:
 
 
 def rate_vs_param(cells: pl.DataFrame, axis: str, metric: str, path: Path, target: float | None = None, *,
-                  blocks: pl.DataFrame | None = None, confounded: list[str] | None = None) -> str:
+                  blocks: pl.DataFrame | None = None, confounded: list[str] | None = None,
+                  equilibrium: bool = False) -> str:
     """The primary rate against one swept parameter; the caption. A crossed axis: the mean
     of the cells' rates per value with an interval valid for paired cells (see
     :mod:`sim.analysis.marginals`). A confounded axis: every cell as measured, no line."""
@@ -112,10 +113,10 @@ def rate_vs_param(cells: pl.DataFrame, axis: str, metric: str, path: Path, targe
 
     name = readable(axis)
     fig, ax = plt.subplots(figsize=(6.4, 4))
-    if confounded:
+    if confounded or equilibrium:
         c = as_label(cells, axis)
         xv = c[axis]
-        rate = (c["successes"] / c["games"]).to_numpy()
+        rate = c["rate"].to_numpy()
         lo, hi = c["rate_ci_low"].to_numpy(), c["rate_ci_high"].to_numpy()
         if _numeric(xv):
             pos = xv.to_numpy()
@@ -125,10 +126,16 @@ def rate_vs_param(cells: pl.DataFrame, axis: str, metric: str, path: Path, targe
             ax.set_xticks(range(len(cats)), [str(v) for v in cats])
         ax.errorbar(pos, rate, yerr=[rate - lo, hi - rate], fmt="o", capsize=3, alpha=0.8,
                     label="one cell each (95% CI)")
-        others = ", ".join(readable(o) for o in confounded)
-        ax.set_title(wrap(f"{metric} per cell against {name}: confounded with {others}, no line drawn"), fontsize=10)
-        caption = (f"{metric} of every cell against {name}, each with its 95% CI; the design does not cross {name} "
-                   f"with {others}, so its effect cannot be told from theirs and no pooled line is drawn")
+        if equilibrium:  # each cell's own grown equilibrium: values, not counts, so nothing is pooled
+            ax.set_title(wrap(f"equilibrium value per cell against {name}"), fontsize=10)
+            caption = (f"the grown equilibrium's value of every cell against {name}, each with its 95% CI on fresh "
+                       f"games (both sides adapt to each setting; values are not pooled over cells)")
+        else:
+            others = ", ".join(readable(o) for o in confounded)
+            ax.set_title(wrap(f"{metric} per cell against {name}: confounded with {others}, no line drawn"),
+                         fontsize=10)
+            caption = (f"{metric} of every cell against {name}, each with its 95% CI; the design does not cross "
+                       f"{name} with {others}, so its effect cannot be told from theirs and no pooled line is drawn")
     else:
         m = pooled(cells, blocks, axis)
         x = m[axis]

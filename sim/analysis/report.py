@@ -29,6 +29,8 @@ def metric_label(d: Loaded) -> str:
     from sim.core.game import games
 
     g = games().get(d.game)
+    if d.metric == "equilibrium":
+        return "equilibrium value"
     return g.label(d.tables) if g is not None and d.metric == g.metric else d.metric.replace("_", " ")
 
 
@@ -78,10 +80,13 @@ def build_figures(d: Loaded, out: Path, target=None) -> list[Figure]:
     label = metric_label(d)
     axes = [a for a in d.axes if a in d.cells.columns and d.cells[a].n_unique() > 1]
     des = design(d.cells, axes)
+    eq = d.metric == "equilibrium"  # a sweep of grown equilibria: per-cell values, never pooled
     for i, a in enumerate(axes):
         add(f"rate_{i}.png", F.rate_vs_param(d.cells, a, label, out / f"rate_{i}.png",
                                              target=(target.low, target.high) if target else None, blocks=d.blocks,
-                                             confounded=des.confounded[a]))
+                                             confounded=des.confounded[a], equilibrium=eq))
+    if eq:
+        return figs
     for k, (a, b) in enumerate(heatmap_pairs(axes, des)):
         add(f"heatmap_{k}.png", F.heatmap(d.cells, a, b, label, out / f"heatmap_{k}.png",
                                           target=(target.low, target.high) if target else None))

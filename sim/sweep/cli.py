@@ -61,11 +61,13 @@ def sweep_cmd(
                    f"run the same command again to resume", err=True)
         raise typer.Exit(1)
     df = read(rep.path).drop(["game", "sweep"]).sort("cell").collect()
+    metric = "equilibrium" if sp.equilibrium else sp.protocol.metric
+    eq = "exploitability" in df.columns
     if as_json:
         emit_json({"game": sp.game, "sweep": sp.name, "dataset": str(rep.path), "cells": rep.cells,
                    "cells_run": rep.run, "cells_skipped": rep.skipped, "games": rep.games,
                    "seconds": rep.seconds, "games_per_second": rep.games_per_second,
-                   "metric": sp.protocol.metric, "rows": df.to_dicts(),
+                   "metric": metric, "rows": df.to_dicts(),
                    **({"target": tg.to_json(), "in_band": _in_band_cells(df, tg)} if tg else {})})
         return
     con = out_console()
@@ -74,13 +76,16 @@ def sweep_cmd(
               markup=False)
     con.print(f"[bold]{sp.game} sweep {sp.name}[/bold]: {rep.cells} cells ({rep.run} run, {rep.skipped} "
               f"already done), {rep.games:,} games in {rep.seconds:.2f} s ({rep.games_per_second:,.0f} games/s)")
-    t = Table(title=f"{sp.protocol.metric} per cell (95% CI)")
+    t = Table(title=f"{metric} per cell (95% CI)" + (": each cell's grown equilibrium value, with its "
+                                                      "exploitability (the larger best-response gain)" if eq else ""))
     axes = [a.path for a in sp.axes]
-    for c in ["cell", *axes, "games", "rate", "95% CI", *(["in the target"] if tg else [])]:
+    for c in ["cell", *axes, "games", "value" if eq else "rate", "95% CI", *(["exploitability"] if eq else []),
+              *(["in the target"] if tg else [])]:
         t.add_column(c, justify="right")
     for r in df.head(60).iter_rows(named=True):
         t.add_row(str(r["cell"]), *[str(r[a]) for a in axes], f"{r['games']:,}", f"{r['rate']:.4f}",
                   f"{r['rate_ci_low']:.4f} – {r['rate_ci_high']:.4f}",
+                  *([f"{100 * r['exploitability']:+.1f} points"] if eq else []),
                   *([in_band(tg, r["rate"], r["rate_ci_low"], r["rate_ci_high"])] if tg else []))
     con.print(t)
     if df.height > 60:

@@ -71,7 +71,8 @@ def _run(spec: Spec, cells: list, out: str | Path, client, threads: int | None, 
     # metadata equals _manifest.json (a pre-0.2 manifest.json is replaced by a new one)
     man = old if old is not None and (sd / MANIFEST_FILE).is_file() else manifest(spec.game, spec.raw, spec.seed, {
         "command": "sim sweep", "sweep": spec.name, "spec_sha256": spec.sha256, "paired": spec.paired,
-        "metric": spec.protocol.metric, "axes": [a.path for a in spec.axes],
+        "metric": "equilibrium" if spec.equilibrium else spec.protocol.metric, "axes": [a.path for a in spec.axes],
+        **({"equilibrium": spec.equilibrium} if spec.equilibrium else {}),
         "cells": [{"cell": c.index, "params": c.params} for c in cells],
     })
     if man is not old:
@@ -81,7 +82,7 @@ def _run(spec: Spec, cells: list, out: str | Path, client, threads: int | None, 
     p = spec.plan
     jobs = [CellJob(spec.game, c.index, {k: column_value(cols[k], v) for k, v in c.params.items()}, c.config,
                     spec.seed, cell_spawn(spec, c.params), p.games, p.target_ci, p.batch, p.max_games, p.block,
-                    1 if client is not None else threads)
+                    1 if client is not None else threads, spec.equilibrium)
             for c in todo]
     compiled = {c.index: c.compiled for c in todo}
     stats = {"games": 0, "seconds": 0.0}

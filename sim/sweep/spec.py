@@ -44,7 +44,7 @@ from sim.errors import SimInputError
 from sim.core.game import Game, get as get_game
 
 TOP_KEYS = ("game", "name", "seed", "games", "target_ci", "batch", "max_games", "blocks", "paired",
-            "samples")
+            "samples", "metric", "equilibrium")
 AXIS_SCHEMA = {"path": ANY, "values": ANY, "grid": {"start": ANY, "stop": ANY, "step": ANY, "num": ANY},
                "random": {"low": ANY, "high": ANY, "choices": ANY}}
 RANDOM_TAG = 7  # python_rng spawn key of the random design points
@@ -90,6 +90,7 @@ class Spec:
     raw: dict
     spec_dir: Path
     protocol: Game
+    equilibrium: dict | None = None  # metric = "equilibrium": the grown equilibrium's options per cell
 
     @property
     def sha256(self) -> str:
@@ -303,7 +304,33 @@ def parse_spec(raw: dict, source: Path | None = None) -> Spec:
     if not isinstance(base, dict):
         raise SimInputError("[base]: expected a table")
     spec_dir = source.parent if source else Path.cwd()
-    return Spec(raw["game"], name, seed, paired, plan, axes, samples, base, raw, spec_dir, ad)
+    return Spec(raw["game"], name, seed, paired, plan, axes, samples, base, raw, spec_dir, ad,
+                _equilibrium(raw, ad, base, spec_dir))
+
+
+def _equilibrium(raw: dict, ad: Game, base: dict, spec_dir: Path) -> dict | None:
+    """``metric = "equilibrium"``: each cell's value is its grown equilibrium's (the
+    ``[equilibrium]`` table, as ``[adapt]`` of a balance spec), not a rate under [base]'s
+    strategies. The options go into every cell's job as plain data."""
+    metric = raw.get("metric", ad.metric)
+    if metric == ad.metric:
+        if "equilibrium" in raw:
+            raise SimInputError("[equilibrium] goes with metric = \"equilibrium\"")
+        return None
+    if metric != "equilibrium":
+        raise SimInputError(f"metric: expected {ad.metric!r} (the game's, under [base]'s strategies) or "
+                            f"\"equilibrium\" (each cell's grown equilibrium), got {metric!r}")
+    for k in ("games", "target_ci", "batch", "max_games", "blocks", "paired"):
+        if k in raw:
+            raise SimInputError(f"{k}: with metric = \"equilibrium\" set the games per matrix cell as "
+                                f"equilibrium.games (each cell grows its own equilibrium on its own streams)")
+    from sim.analysis.balance_adapt import equilibrium_options
+
+    t = raw.get("equilibrium", {})
+    if not isinstance(t, dict):
+        raise SimInputError("[equilibrium]: expected a table")
+    o = equilibrium_options(ad, ad.base_cell(base, spec_dir), t, "equilibrium", "sweep spec")
+    return {k: o[k] for k in ("labels", "families", "rounds", "budget", "games", "epsilon")}
 
 
 def load_spec(path: str | Path, *, seed: int | None = None, games: int | None = None) -> Spec:
