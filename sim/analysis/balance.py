@@ -161,8 +161,13 @@ def parse_balance(raw: dict, source: Path | None = None, *, target=None, toleran
     base = raw.get("base", {})
     if not isinstance(base, dict):
         raise SimInputError("[base]: expected a table")
-    return BalanceSpec(raw["game"], s, band, float(tol), budget, start, base, params,
+    spec = BalanceSpec(raw["game"], s, band, float(tol), budget, start, base, params,
                        source.parent if source else Path.cwd(), raw, ad)
+    if raw.get("targets") is not None:  # every target's cell and band checked with the spec
+        from sim.analysis.balance_targets import parse_targets
+
+        parse_targets(spec)
+    return spec
 
 
 class Evaluator:
