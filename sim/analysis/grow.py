@@ -144,6 +144,7 @@ class Grown:
     converged: bool
     games: int
     notes: list[str] = field(default_factory=list)
+    search: dict = field(default_factory=dict)   # side → family → starts, budget, searched
 
     def to_json(self) -> dict:
         return {"sides": list(self.sides), "value": self.value, "ci_low": self.ci_low, "ci_high": self.ci_high,
@@ -152,7 +153,32 @@ class Grown:
                 "within_epsilon": all(r.gain <= self.epsilon for r in self.certificate.values()),
                 "converged": self.converged, "rounds": self.rounds, "games": self.games,
                 "population": {self.sides[0]: [t.label for t in self.rows], self.sides[1]: [t.label for t in self.cols]},
-                "notes": self.notes}
+                "search": self.search, "notes": self.notes}
+
+
+def starts_of(game: Game, side: str, family: str) -> int:
+    """How many one-factor starts a family's knob search makes before TPE samples anything
+    (sim.analysis.tune.knob_study: the defaults, then each knob alone at its extremes)."""
+    knobs = tunable_knobs(game.strategy(side, family))
+    return 1 + sum(1 for k in knobs for v in dict.fromkeys(k.extremes()) if v != k.default) if knobs else 0
+
+
+def budget_reach(game: Game, families: dict[str, Sequence[str]], budget: int) -> tuple[dict, list[str]]:
+    """Per side and family: its starts and whether ``budget`` leaves TPE any trial; and a
+    note for each family the budget does not search (the budget is part of the answer: a
+    best response outside the starts is not looked for)."""
+    reach, notes = {}, []
+    for side, names in families.items():
+        for f in names:
+            n = starts_of(game, side, f)
+            if not n:
+                continue
+            reach.setdefault(side, {})[f] = {"starts": n, "budget": budget, "searched": budget > n}
+            if budget <= n:
+                notes.append(f"{side} {f}: --budget {budget} does not exceed its {n} one-factor starts (the defaults "
+                             f"and each knob alone at its ends), so no knob combination was searched; raise "
+                             f"--budget above {n} and see whether the answer moves")
+    return reach, notes
 
 
 def families_of(game: Game, setup: Any, side: str, tiers: Sequence[Tier], extra: Sequence[str] = ()) -> list[str]:
@@ -310,11 +336,13 @@ def grow(game: Game, tree: dict, rows: Sequence[Tier], cols: Sequence[Tier], *, 
     var = float(((np.outer(x, y) ** 2) * f * (1 - f) / (4 * games)).sum())
     half = Z95 * math.sqrt(var)
     used += measured.used + final.used
-    notes = [] if converged else [f"stopped after {rounds} rounds (the budget): a side may still gain; see the "
-                                  f"certificate"]
+    reach, short = budget_reach(game, fam, budget)
+    notes = ([] if converged else [f"stopped after {rounds} rounds (the budget): a side may still gain; see the "
+                                   f"certificate"]) + short
     return Grown((a, b), rows, cols, {a: _mix(rows, x), b: _mix(cols, y)},
                  {a: {t.label: dict(t.knobs) for t in rows}, b: {t.label: dict(t.knobs) for t in cols}},
-                 value, max(0.0, value - half), min(1.0, value + half), cert, epsilon, history, converged, used, notes)
+                 value, max(0.0, value - half), min(1.0, value + half), cert, epsilon, history, converged, used, notes,
+                 reach)
 
 
 def _mix(tiers: Sequence[Tier], w: np.ndarray) -> dict[str, float]:

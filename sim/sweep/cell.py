@@ -131,7 +131,7 @@ def run_equilibrium_cell(job: CellJob) -> CellOutput:
         **job.params, "metric": "equilibrium", "games": g.games, "successes": None, "rate": g.value, "rate_ci_low": g.ci_low,
         "rate_ci_high": g.ci_high, "half_width": (g.ci_high - g.ci_low) / 2,
         "stopped": "converged" if g.converged else "rounds", "batches": len(g.rounds), "n_blocks": 0,
-        "oracles": "", "exploitability": max(r.gain for r in cert.values()),
+        "oracles": "", "notes": "; ".join(g.notes), "exploitability": max(r.gain for r in cert.values()),
         "exploitability_ci_high": max(r.ci_high for r in cert.values()),
         **{f"{s}_gain": r.gain for s, r in cert.items()},
         **{f"{s}_mixture": json.dumps(g.mixture[s]) for s in (a, b)},

@@ -88,3 +88,16 @@ def test_grow_cli_json_and_bad_input():
         assert r.exit_code == 2 and msg in r.stderr and r.stderr.strip().count("\n") == 0, (args, r.stderr)
     r = CliRunner().invoke(app, ["equilibrium", "race", "--rounds", "3"])
     assert r.exit_code == 2 and "go with --grow" in r.stderr
+
+
+def test_the_budget_is_part_of_the_answer():
+    """A budget that does not exceed a family's one-factor starts searches no knob
+    combination: the answer says so (threshold has one knob k, ends −20 and 20: 3 starts)."""
+    tree = GAME.build(sets=SETS)
+    start = [parse_tier(GAME, "p1", "bold")], [parse_tier(GAME, "p2", "cautious")]
+    kw = dict(games=300, seed=4, rounds=1, families={"p1": ["threshold"], "p2": ["threshold"]})
+    short = grow(GAME, tree, *start, budget=3, **kw).to_json()
+    assert short["search"]["p1"]["threshold"] == {"starts": 3, "budget": 3, "searched": False}
+    assert sum("does not exceed its 3 one-factor starts" in n for n in short["notes"]) == 2
+    enough = grow(GAME, tree, *start, budget=4, **kw).to_json()
+    assert enough["search"]["p2"]["threshold"]["searched"] and not any("starts" in n for n in enough["notes"])
