@@ -3,9 +3,9 @@
 The first use of a combination of strategies compiles its kernel (seconds to minutes on a
 cold cache); the later ones load it in milliseconds. :func:`compile_notice` wraps the call
 that compiles: if it has not returned within a second, stderr says what is compiling and
-that it happens once, with a spinner while it lasts, and the line is cleared when it ends.
-On a terminal only (or with ``SIM_COMPILE_NOTICE=1``): piped stderr, as tests and scripts
-read it, stays exactly the ``error:`` lines the CLI promises.
+that it happens once — on a terminal with a spinner while it lasts, cleared when it ends;
+on piped stderr (a script, a CI log) as one plain line. ``SIM_COMPILE_NOTICE=0`` silences
+it (the test suite does, so the error-line tests read exactly the ``error:`` lines).
 """
 from __future__ import annotations
 
@@ -27,8 +27,10 @@ def playing(game: str, strategies: dict) -> None:
 
 
 def _enabled() -> bool:
-    if os.environ.get("SIM_COMPILE_NOTICE", "") not in ("", "0"):
-        return True
+    return os.environ.get("SIM_COMPILE_NOTICE", "") != "0"
+
+
+def _tty() -> bool:
     try:
         return sys.stderr.isatty()
     except (AttributeError, ValueError):
@@ -43,7 +45,7 @@ def compile_notice(delay: float = 1.0):
         return
     what = getattr(_WHAT, "text", "a game kernel")
     done = threading.Event()
-    tty = sys.stderr.isatty()
+    tty = _tty()
 
     def speak() -> None:
         if done.wait(delay):
