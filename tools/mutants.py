@@ -356,4 +356,14 @@ MUTANTS: list[Mutant] = [
     Mutant("bayes_names_uniform", "strategies/looper/bayes.py",
            "if km and _key_shares(view, own, km, shares) > 0.0:", "if False:", BAYES_EXACT,
            "the name drawn uniformly from the exact key mask (what bayes did before the oracle)", nojit=True),
+    # --- adapted play (issue 40) ----------------------------------------------------------
+    Mutant("grow_gain_unsigned", "sim/analysis/grow.py", "    g = sign * gain\n", "    g = gain\n",
+           ("tests/test_grow_games.py",), "the second side's certificate gain reported with the first side's sign"),
+    Mutant("targets_first_only", "sim/analysis/balance_targets.py",
+           "    for t, (r, lo, hi, _) in zip(targets, results):", "    for t, (r, lo, hi, _) in zip(targets[:1], results):",
+           ("examples/race/tests/test_race_targets.py::test_the_search_finds_the_setting_closest_to_every_band",),
+           "the several-cell search scores only the first target"),
+    Mutant("grow_budget_reach_off_by_one", "sim/analysis/grow.py", '"searched": budget > n}', '"searched": budget >= n}',
+           ("examples/race/tests/test_race_grow.py::test_the_budget_is_part_of_the_answer",),
+           "a budget equal to the one-factor starts said to search beyond them"),
 ]
