@@ -207,6 +207,8 @@ def random_config(rng) -> dict:
                 st["monologue"] = str(rng.choice(["never", "fallen", "low_mp"]))
             if rng.random() < 0.4:
                 st["heal_below"] = float(rng.choice([0.3, 0.5, 0.9, 1.0]))
+            if rng.random() < 0.3:
+                st["heal_any"] = True  # T-13: heal whenever below heal_below
             if st:
                 c["strategy"] = st
             chars[f"{s[0]}{m}"] = c

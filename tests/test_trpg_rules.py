@@ -1,4 +1,4 @@
-"""The TRPG combat engine, rule by rule (docs/rules/trpg.md R-1 … R-20, docs/trpg.md T-1 … T-12).
+"""The TRPG combat engine, rule by rule (docs/rules/trpg.md R-1 … R-20, docs/trpg.md T-1 … T-13).
 
 Every test builds a small scenario by hand (a dict through ``compile_setup(build_config(d))``)
 and reads the engine's aggregate counts (``chunk_kernel()`` over many combats). Random rates
@@ -591,6 +591,35 @@ def test_heal_stands_the_fallen_up_and_never_above_max(heal, standing):
         assert out.survived[v] == n and out.lost[v] == 0
     else:
         assert_rate(out.lost[v], n, 215 / 216, "still fallen: life check against 0")
+
+
+@pytest.mark.parametrize("hp, armour, second, heal_below, heal_any, heals", [
+    (20, 0, None, 1.0, False, True),     # 10 HP left: a critical of the c5's mean (2 x 5) could fell it
+    (21, 0, None, 1.0, False, False),    # 11 left: it could not; the medic attacks instead
+    (21, 0, None, 1.0, True, True),      # heal_any: whenever below heal_below (the rule before 2026-12-07)
+    (20, 0, None, 0.4, False, False),    # in danger, but not below heal_below (10 of 20 >= 40%)
+    (18, 2, None, 1.0, False, False),    # 10 left; through its armour (fixed 2) a critical would do 8
+    (35, 0, 0, 1.0, False, True),        # two enemies in reach: 15 left, 10 + 10 could fell it
+    (25, 0, 5, 1.0, False, False),       # the second one's c5 does not reach it (distance 4): 15 > 10
+    (15, 0, 0, 1.0, False, True),        # fallen (15 - 20): always
+])
+def test_t13_heal_only_an_ally_the_enemies_could_fell(hp, armour, second, heal_below, heal_any, heals):
+    """T-13: the aces' criticals (c5: 10 each) hit the ally first; the medic (an ace too: its
+    attack would deal 10) then heals it — or attacks, unless the enemies whose weapon in hand
+    reaches the ally could fell it with a critical of their weapons' mean damage each, less
+    its armour, or it is fallen."""
+    chars = {"att": ace("a", 0, weapons=["c5"])}
+    if second is not None:
+        chars["att2"] = ace("a", second, weapons=["c5"])
+    # the medic acts first of its side: before a fallen ally's life check
+    chars["medic"] = ace("b", 1, weapons=["c5"], sp=5, abilities=[{"kind": "heal", "cost": 1, "fixed": 1}],
+                         strategy={"heal_below": heal_below, "heal_any": heal_any})
+    chars["ally"] = char("b", 0, hp=hp, armour={"pct": 0, "fixed": armour})
+    n = 200
+    sc = scenario(chars, rules={"max_rounds": 1})
+    out = play(sc, n)
+    assert out.taken[ix(sc, "ally")] == (2 if second == 0 else 1) * (10 - armour) * n  # the hits landed
+    assert out.dealt[ix(sc, "medic")] == (0 if heals else 10 * n)
 
 
 # ----------------------------------------------------------------------------- MP, symptoms, control (R-11, R-12), SP

@@ -85,3 +85,53 @@ def test_a_dodger_does_not_throw_itself_in_front_of_a_healthy_tank():
     se = math.sqrt(0.25 / N) * math.sqrt(2)
     assert rule >= never - 0.03 - 2 * se, (rule, never)
     assert always < never - 0.5, (always, never)
+
+
+# A drawn skirmish of `sim trpg competence --setups 10 --seed 1` (setup #4): a gunslinger and
+# a tank who can patch himself up, against a tank with fists and a dodger with a knife and a
+# spirit bullet. Healing whenever below half HP (the rule before 2026-12-07, `heal_any`) cost
+# the players 3.1 points there: the tank patched himself up against hits he could take, kept
+# the dodger busy until the round limit, and 7% of the combats were draws.
+TANK_WHO_PATCHES_HIMSELF = {
+    "scenario": {"name": "tank_who_patches_himself", "sides": ["players", "kaii"], "first": "kaii"},
+    "characters": {
+        "gun": {"hp": 12, "skills": {"athletics": 10, "melee": 8, "dodge": 10, "shooting": 13},
+                "weapons": ["pistol", "fists"], "strategy": {"movement": "keep_range"}, "side": "players",
+                "position": 0, "mp": 6, "sp": 5, "items": {"first_aid": 2, "tonic": 1, "charm": 1},
+                "abilities": [{"name": "umbral hide", "kind": "reduction", "cost": 6, "pct": 25}]},
+        "tank": {"hp": 22, "skills": {"athletics": 8, "melee": 10, "dodge": 6, "shooting": 6},
+                 "weapons": ["fists", "kaii_claw"], "armour": {"pct": 20, "fixed": 2}, "strategy": {"reaction": "none"},
+                 "side": "players", "position": 5, "mp": 10, "sp": 4, "items": {"first_aid": 1, "charm": 1},
+                 "abilities": [{"name": "patch up", "kind": "heal", "cost": 3, "dice": "1d6+2"}]},
+        "ktank": {"hp": 22, "skills": {"athletics": 8, "melee": 10, "dodge": 6, "shooting": 6}, "weapons": ["fists"],
+                  "armour": {"pct": 20, "fixed": 2}, "strategy": {"reaction": "none"}, "side": "kaii",
+                  "position": 0, "mp": 7, "sp": 12, "items": {"first_aid": 2, "tonic": 1}},
+        "kdodger": {"hp": 11, "skills": {"athletics": 12, "melee": 10, "dodge": 13, "shooting": 9},
+                    "weapons": ["knife"], "strategy": {"reaction": "dodge"}, "side": "kaii", "position": 4,
+                    "mp": 7, "sp": 9, "items": {"first_aid": 1},
+                    "abilities": [{"name": "spirit bullet", "kind": "damage_bonus", "cost": 4, "dice": "1d6",
+                                   "enhanced": True}]},
+    },
+}
+
+
+def test_a_tank_does_not_patch_himself_up_against_hits_he_can_take():
+    """T-13: the players' win rate with the tank's patch up (the default rule) is at least that
+    of never using it, less 2 SE; healing whenever below half HP loses them more than 1.5 points."""
+    import copy
+
+    games = 10_000
+
+    def players(heal=True, **strategy):
+        tree = copy.deepcopy(TANK_WHO_PATCHES_HIMSELF)
+        tank = tree["characters"]["tank"]
+        tank["strategy"].update(strategy)
+        if not heal:
+            tank["abilities"] = []
+        s = run(games, 5, scenario=resolve_setup(tree), threads=1).to_json()
+        return s["win_rate"]["players"]
+
+    never, rule, always = players(heal=False), players(), players(heal_any=True)
+    se = math.sqrt(never * (1 - never) / games) * math.sqrt(2)
+    assert rule >= never - 2 * se, (rule, never, se)
+    assert always < never - 0.015, (always, never)

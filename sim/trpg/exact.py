@@ -51,7 +51,7 @@ What is modelled — exactly what the engine does in such a duel
   ``swap_to_melee_at`` swap may happen (T-10). :func:`duel_exact_builds` puts them at the
   builds file's ``[matrix] distance``, as the matrix does.
 * Inert, hence accepted: ``target`` strategies (one candidate), ``cover`` (no ally),
-  ``life_mp``, ``heal_below``, MP, SP, the symptom table, ``monologue = "never"`` or
+  ``life_mp``, ``heal_below``, ``heal_any``, MP, SP, the symptom table, ``monologue = "never"`` or
   ``"fallen"`` (a fallen duellist has already lost), ``"low_mp"`` with MP > 2 (MP never
   changes here), unequipped weapons with ammunition (never fired; they may still guard).
 

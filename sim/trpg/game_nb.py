@@ -143,6 +143,32 @@ def cover_saves_nb(sc, b, w, t, a):
     return b.bs[t, B.HP] <= crit < b.bs[a, B.HP]
 
 
+@nb.njit(forceinline=True)
+def heal_needed_nb(sc, b, view, j):
+    """T-13 (``heal_any`` false): a heal only for an ally ``j`` that is fallen or that the
+    enemies could fell before its next turn — its HP at most the sum, over every standing
+    enemy whose weapon in hand reaches it, of a critical of that weapon's mean damage (twice
+    the mean, R-2) less j's armour and carried reductions (R-10; nothing from a physical,
+    unenhanced weapon to a kaii). Healing whenever an ally was below ``heal_below`` cost a
+    side 3 points on a drawn skirmish (a tank healing itself against a knife it could take
+    until the round limit: draws). Reads what the healer's side knows: its allies' HP and
+    sheets, the enemies' positions and the weapons in their hands."""
+    if b.bs[j, B.STATUS] == ST.FALLEN:
+        return True
+    threat = 0
+    for e in range(sc.chars.shape[0]):
+        if sc.chars[e, CF.SIDE] != sc.chars[j, CF.SIDE] and standing_nb(b, e):
+            w = b.bs[e, B.WIELD]
+            if reach_nb(sc, w, min(distance_nb(view, e, j), 3)):
+                if sc.chars[j, CF.KAII] == 1 and sc.weapons[w, WF.PHYSICAL] == 1 and sc.weapons[w, WF.ENHANCED] == 0:
+                    continue
+                d = dice_mean2_nb(sc, sc.weapons[w, WF.DICE])
+                d -= d * sc.chars[j, CF.ARMOUR_PCT] // 100
+                d -= sc.chars[j, CF.ARMOUR_FIXED] + sc.chars[j, CF.ITEM_FIXED]
+                threat += max(d, 0)
+    return b.bs[j, B.HP] <= threat
+
+
 @nb.njit
 def damage_nb(cx, log, attacker, d, w, crit, covered, allow_reaction):
     """Reaction, damage roll and the reduction order (R-10) against defender d (cx: :func:`context_address_nb`)."""
@@ -345,14 +371,15 @@ def take_turn_nb(rng, view, cx, log, srngs, key, pb, i):
             # an item (R-19, T-12): with the sub action the turn goes on, with the main it ends
             if extra == 0 and use_item_nb(rng, b, sc, i, log) == 2:
                 return
-            # heal a hurt ally (or oneself) within near range
+            # heal a hurt ally (or oneself) within near range (T-13: unless heal_any, one in danger)
             for k in range(sc.abilities.shape[0]):
                 if sc.abilities[k, AF.OWNER] == i and sc.abilities[k, AF.KIND] == AK.HEAL:
                     best = -1
                     for j in range(n):
                         if sc.chars[j, CF.SIDE] == sc.chars[i, CF.SIDE] and distance_nb(view, i, j) <= 1 \
                                 and (b.bs[j, B.STATUS] == ST.FALLEN or can_act_nb(b, j)) \
-                                and b.bs[j, B.HP] * 100 < sc.chars[j, CF.HP] * sc.chars[i, CF.S_HEAL_BELOW]:
+                                and b.bs[j, B.HP] * 100 < sc.chars[j, CF.HP] * sc.chars[i, CF.S_HEAL_BELOW] \
+                                and (sc.chars[i, CF.S_HEAL_ANY] == 1 or heal_needed_nb(sc, b, view, j)):
                             if best < 0 or b.bs[j, B.HP] < b.bs[best, B.HP]:
                                 best = j
                     if best >= 0:

@@ -318,6 +318,7 @@ def _compile(cfg: dict) -> Setup:
         if isinstance(hb, bool) or not isinstance(hb, (int, float)) or not 0 <= hb <= 1:
             raise SimInputError(f"{where}.strategy.heal_below: a fraction between 0 and 1")
         ct[i, CF.S_HEAL_BELOW] = int(round(hb * 100))
+        ct[i, CF.S_HEAL_ANY] = int(_bool(st["heal_any"], f"{where}.strategy.heal_any"))
         ct[i, CF.S_SWAP_MELEE] = _int(st["swap_to_melee_at"], f"{where}.strategy.swap_to_melee_at", -1)
         ct[i, CF.S_KITE] = int(_bool(st["kite"], f"{where}.strategy.kite"))
         mh = st["min_hit"]

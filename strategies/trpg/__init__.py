@@ -6,7 +6,8 @@ Built-ins (see :mod:`strategies.trpg.builtin`):
   exact HP from the judge's view, labelled ORACLE in every output)
 - ``reaction``: none | dodge | guard | auto (with ``dodge_threshold``)
 - ``cover`` (true/false), ``movement`` (close_in | keep_range), ``life_mp`` (MP spent on a
-  life check), ``monologue`` (never | fallen | low_mp), ``heal_below`` (fraction of max HP)
+  life check), ``monologue`` (never | fallen | low_mp), ``heal_below`` (fraction of max HP),
+  ``heal_any`` (heal whenever below it; default false: only an ally in danger, T-13)
 
 A user plug-in replaces a built-in for the characters that name it:
 ``strategy = { target = "mypkg.mymod:pick" }`` where ``pick`` is an ``@njit`` function

@@ -1,7 +1,7 @@
 """TRPG side profiles: one set of tactics for every character of a side.
 
 A TRPG character's strategy is on its sheet (``[characters.X.strategy]``: target,
-reaction, dodge_threshold, cover, movement, life_mp, monologue, heal_below,
+reaction, dodge_threshold, cover, cover_any, movement, life_mp, monologue, heal_below, heal_any,
 swap_to_melee_at, kite, min_hit, arm_horizon, item_hp_at, item_mp_at, item_action, monologue_checks).
 A *profile*
 overwrites those fields for every character of one side, so the framework's side
@@ -35,7 +35,7 @@ from sim.errors import SimInputError
 from sim.trpg.enums import ITEM_USES, MONOLOGUES, MOVES, REACTIONS, TARGETS
 
 FIELDS = ("target", "reaction", "dodge_threshold", "cover", "cover_any", "movement", "life_mp", "monologue", "heal_below",
-          "swap_to_melee_at", "kite", "min_hit", "arm_horizon", "item_hp_at", "item_mp_at", "item_action")
+          "heal_any", "swap_to_melee_at", "kite", "min_hit", "arm_horizon", "item_hp_at", "item_mp_at", "item_action")
 HONEST_TARGETS = tuple(t for t in TARGETS if not t.startswith("oracle"))
 MAX_LIFE_MP = 18  # a life check is 3d6 <= the MP spent: more than 18 buys nothing
 
@@ -69,6 +69,8 @@ def knobs_for(defaults: dict) -> tuple[Knob, ...]:
         Knob("life_mp", "int", 0, MAX_LIFE_MP, d["life_mp"], doc="MP spent on a life check (T-4)"),
         Knob("monologue", "choice", default=d["monologue"], choices=MONOLOGUES, doc="when to monologue (T-5)"),
         Knob("heal_below", "float", 0.0, 1.0, d["heal_below"], doc="heal an ally below this share of its HP"),
+        Knob("heal_any", "bool", default=d["heal_any"],
+             doc="heal whenever below heal_below (false: only an ally fallen or the enemies could fell, T-13)"),
         Knob("swap_to_melee_at", "int", -1, 3, d["swap_to_melee_at"],
              doc="take up a melee weapon (sub action) with the target this close; -1 never (T-10)"),
         Knob("kite", "bool", default=d["kite"], doc="keep_range steps away from a melee enemy in reach (T-6)"),

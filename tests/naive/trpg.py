@@ -1,7 +1,7 @@
 """A slow, obvious reference for one TRPG combat (for differential tests).
 
 Written from the rules page (``docs/rules/trpg.md``, R-1 … R-20) and the project
-rulings (``docs/trpg.md``, T-1 … T-12) only. It reads the merged configuration *tree*
+rulings (``docs/trpg.md``, T-1 … T-13) only. It reads the merged configuration *tree*
 (``Setup.config``, i.e. ``sim.trpg.sheets.build_config(...)``) and keeps every
 character as a plain object with named fields — nothing from ``sim/trpg/game_nb.py``
 and no strategy code: the built-in target / reaction strategies are re-stated below.
@@ -44,7 +44,7 @@ PARTS = ("left_arm", "right_arm")  # R-9, in the order they are tried
 STRATEGY_DEFAULTS = {"target": "nearest", "reaction": "auto", "dodge_threshold": 0.0, "cover": True,
                      "cover_any": False,
                      "movement": "close_in", "life_mp": 3, "monologue": "fallen", "heal_below": 0.5,
-                     "swap_to_melee_at": -1, "kite": True, "min_hit": 0.1, "arm_horizon": 8,
+                     "heal_any": False, "swap_to_melee_at": -1, "kite": True, "min_hit": 0.1, "arm_horizon": 8,
                      "item_hp_at": 0.5, "item_mp_at": 0.3, "item_action": "main", "monologue_checks": ["attack", "dodge", "life"]}
 CHECK_KINDS = ("attack", "dodge", "cover", "move", "life")
 
@@ -655,6 +655,26 @@ class Combat:
             return how
         return None
 
+    def heal_needed(self, j: Char) -> bool:
+        """T-13 (unless heal_any): j is fallen, or the standing enemies whose weapon in hand
+        reaches it could fell it: its HP at most the sum of a critical of each weapon's mean
+        damage (twice the mean) less j's armour % and fixed and its carried reductions; a
+        physical, unenhanced weapon does nothing to a kaii."""
+        if j.fallen:
+            return True
+        threat = 0
+        for e in self.chars:
+            w = e.weapon
+            if e.side == j.side or not e.standing or not w.reaches(self.band(e, j)):
+                continue
+            if j.kaii and w.physical and not w.enhanced:
+                continue
+            d = mean2(w.dice)
+            d -= d * j.armour_pct // 100
+            d -= j.armour_fixed + j.item_reduction
+            threat += max(d, 0)
+        return j.hp <= threat
+
     # ------------------------------------------------------------------ a turn
     def turn(self, c: Char) -> None:
         if c.lost:
@@ -697,7 +717,8 @@ class Combat:
                 best = None
                 for j in self.chars:
                     if j.side == c.side and self.dist(c, j) <= 1 and not j.lost and (j.fallen or not j.controlled) \
-                            and j.hp * 100 < j.max_hp * int(round(c.strategy["heal_below"] * 100)):
+                            and j.hp * 100 < j.max_hp * int(round(c.strategy["heal_below"] * 100)) \
+                            and (c.strategy["heal_any"] or self.heal_needed(j)):
                         if best is None or j.hp < best.hp:
                             best = j
                 if best is not None:
