@@ -356,6 +356,30 @@ def test_trpg_oracle_focus_states_the_exact_hp_it_read():
     assert targets > 10
 
 
+def test_trpg_heals_name_t13_and_only_a_hurt_ally():
+    """A heal in the trace is T-13's (the healing rule, docs/trpg.md) and its ally was below
+    its heal_below share of HP (T-13's first condition), by the HP the trace's own events left."""
+    from sim.trpg.protocol import GAME
+
+    setup = GAME.setup(scenario="alley")
+    strategies = GAME.strategies({})
+    chars = setup.config["characters"]
+    heals = 0
+    for k in range(4 if NOJIT else 40):
+        hp = {c: v["hp"] for c, v in chars.items()}
+        for e in GAME.trace(setup, strategies, 1, k).events:
+            if e["event"] == "heal":
+                assert e["rule"] == "T-13", e
+                below = chars[e["actor"]].get("strategy", {}).get("heal_below", 0.5)
+                assert hp[e["target"]] < below * chars[e["target"]]["hp"], (e, hp[e["target"]])
+                heals += 1
+            if e["event"] in ("hit", "heal"):
+                hp[e["target"]] = e["hp"]
+            elif e["event"] == "fall":
+                hp[e["actor"]] = e["hp"]
+    assert heals > (0 if NOJIT else 3)
+
+
 @pytest.mark.heavy  # the filter's trace kernels: minutes each to compile cold
 @pytest.mark.parametrize("player", ["bayes", "planner"])
 def test_looper_reasoning_players_explain_without_changing_a_game(player):

@@ -106,7 +106,7 @@ def decode(rows: np.ndarray, setup: Setup) -> list[dict]:
         elif c == EV.SWAP:
             add("swap", "T-3", f"{ids[a]} swaps to {wid[b]} (sub action)", actor=ids[a], weapon=wid[b])
         elif c == EV.HEAL:
-            add("heal", "T-3", f"{ids[a]} heals {ids[b]} by {cc}: HP {d}", actor=ids[a], target=ids[b],
+            add("heal", "T-13", f"{ids[a]} heals {ids[b]} by {cc}: HP {d}", actor=ids[a], target=ids[b],
                 amount=cc, hp=d, ability=e)
         elif c == EV.STAND:
             add("stand", "T-4", f"{ids[a]} stands up (HP >= 1)", actor=ids[a])
