@@ -156,10 +156,24 @@ class Grown:
                 "search": self.search, "notes": self.notes}
 
 
+def family_knobs(game: Game, side: str, family: str) -> tuple[str, dict, list]:
+    """A family a best response is searched in: ``NAME`` (every tunable knob searched) or
+    ``NAME@KNOB=VALUE@…`` (those knobs held at those values, the others searched — e.g.
+    ``adversarial@against=each``, whose search would otherwise try every player to search
+    against, the filter players' kernels included). Returns (name, held, searched knobs)."""
+    name, held = family, {}
+    if "@" in family:
+        from sim.analysis.metagame import parse_tier
+
+        t = parse_tier(game, side, family)
+        name, held = t.name, dict(t.knobs)
+    return name, held, [k for k in tunable_knobs(game.strategy(side, name)) if k.name not in held]
+
+
 def starts_of(game: Game, side: str, family: str) -> int:
     """How many one-factor starts a family's knob search makes before TPE samples anything
     (sim.analysis.tune.knob_study: the defaults, then each knob alone at its extremes)."""
-    knobs = tunable_knobs(game.strategy(side, family))
+    knobs = family_knobs(game, side, family)[2]
     return 1 + sum(1 for k in knobs for v in dict.fromkeys(k.extremes()) if v != k.default) if knobs else 0
 
 
@@ -187,8 +201,10 @@ def families_of(game: Game, setup: Any, side: str, tiers: Sequence[Tier], extra:
     names = list(dict.fromkeys([*(t.name for t in tiers), *extra]))
     known = set(game.registries_of(setup)[side].names())
     for n in names:
-        if n not in known and ":" not in n:
+        if n.split("@")[0] not in known and ":" not in n:
             raise SimInputError(f"--family {side}={n}: not a {side} strategy; choose {', '.join(sorted(known))}")
+        if "@" in n:
+            family_knobs(game, side, n)  # the held knobs checked now
     return [n for n in names if not is_oracle(n)]
 
 
@@ -220,14 +236,15 @@ def best_response(game: Game, tree: dict, side: str, families: Sequence[str], op
     for t in start:
         score(t, games)
     for f, fam in enumerate(families):
-        knobs = tunable_knobs(game.strategy(side, fam))
+        name, held, knobs = family_knobs(game, side, fam)
         if not knobs:
-            score(Tier(side, fam), games)
+            score(Tier(side, name, tuple(held.items())), games)
             continue
         study = knob_study(knobs, True, seed * 1_000_003 + round_ * 101 + f, budget)
         for _ in range(budget):
             trial = study.ask()
-            study.tell(trial, score(Tier(side, fam, tuple((k.name, k.suggest(trial)) for k in knobs)), games))
+            study.tell(trial, score(Tier(side, name, tuple(held.items()) +
+                                         tuple((k.name, k.suggest(trial)) for k in knobs)), games))
     top = sorted(seen, key=lambda t: -seen[t])[:TOP]
     cells.need([(t, o) if as_row else (o, t) for t in top for o, w in zip(opponents, weights) if w > 0],
                TOP_FACTOR * games)

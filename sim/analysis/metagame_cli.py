@@ -332,7 +332,8 @@ def equilibrium_cmd(
     budget: int = typer.Option(30, "--budget", help="With --grow: evaluations of each family's knob search per "
                                "best response."),
     family: List[str] = typer.Option([], "--family", help="With --grow: SIDE=NAME,… more families a side's best "
-                                     "response is searched in (default: the families of its tiers)."),
+                                     "response is searched in (default: the families of its tiers); "
+                                     "NAME@KNOB=VALUE holds those knobs and searches the others."),
 ):
     """The meta-game equilibrium between the sides' tiers: mixtures solved as a zero-sum game
     (linear programming) on one measurement, value and exploitability on fresh games. With

@@ -13,6 +13,7 @@ from sim.analysis.grow import grow
 from sim.analysis.metagame import _cell, parse_tier, solve_zero_sum
 from sim.cli import app
 from sim.core.game import get
+from sim.errors import SimInputError
 from sim_race.exact import exact_for
 
 GAME = get("race")
@@ -101,3 +102,18 @@ def test_the_budget_is_part_of_the_answer():
     assert sum("does not exceed its 3 one-factor starts" in n for n in short["notes"]) == 2
     enough = grow(GAME, tree, *start, budget=4, **kw).to_json()
     assert enough["search"]["p2"]["threshold"]["searched"] and not any("starts" in n for n in enough["notes"])
+
+
+def test_a_family_with_held_knobs_searches_only_the_others():
+    """``--family p1=threshold@k=3``: k held, nothing left to search — the family is one
+    point, so every p1 candidate is that point or a member of the population."""
+    tree = GAME.build(sets=SETS)
+    start = [parse_tier(GAME, "p1", "bold")], [parse_tier(GAME, "p2", "cautious")]
+    g = grow(GAME, tree, *start, games=300, seed=4, rounds=2, budget=6,
+             families={"p1": ["threshold@k=3"], "p2": ["threshold"]})
+    p1 = {t.label for t in g.rows} | {g.certificate["p1"].tier.label}
+    assert p1 <= {"bold", "threshold@k=3"} and "threshold" not in g.to_json()["search"].get("p1", {})
+    assert g.to_json()["search"]["p2"]["threshold"]["starts"] == 3
+    for bad in ("threshold@k=99", "threshold@z=1"):
+        with pytest.raises(SimInputError):
+            grow(GAME, tree, *start, games=100, seed=4, rounds=1, budget=2, families={"p1": [bad]})
