@@ -270,19 +270,27 @@ def fresh_gain(game: Game, tree: dict, side: str, candidate: Tier, own: Sequence
         pc = cells.rate(candidate, o, games) if as_row else cells.rate(o, candidate, games)
         rate += w * pc
         mix = 0.0
-        var_o = pc * (1 - pc) / games
+        var_o = _var(pc, games)
         for t, x in zip(own, own_w):
             if x <= 0:
                 continue
             p = cells.rate(t, o, games) if as_row else cells.rate(o, t, games)
             mix += x * p
-            var_o += x * x * p * (1 - p) / games
+            var_o += x * x * _var(p, games)
         gain += w * (pc - mix)
         var += w * w * var_o
     sign = 1.0 if as_row else -1.0
     half = Z95 * math.sqrt(var)
     g = sign * gain
     return Response(side, candidate, g, g - half, g + half, rate), cells.used
+
+
+def _var(p, n: int):
+    """A cell rate's variance, Agresti–Coull (two successes and two failures added): never 0,
+    so a cell every game of which one side wins still has an interval (p(1 − p)/n gave a
+    Looper value of 0.0000 with the CI 0.0000 – 0.0000 from 4,000 games)."""
+    q = (np.asarray(p) * n + 2) / (n + 4)
+    return q * (1 - q) / (n + 4)
 
 
 def _matrix(cells: _Cells, rows: Sequence[Tier], cols: Sequence[Tier], games: int) -> np.ndarray:
@@ -350,7 +358,7 @@ def grow(game: Game, tree: dict, rows: Sequence[Tier], cols: Sequence[Tier], *, 
     final = _Cells(game, tree, seed, (FINAL,), threads, client)
     f = _matrix(final, rows, cols, 4 * games)
     value = float(x @ f @ y)
-    var = float(((np.outer(x, y) ** 2) * f * (1 - f) / (4 * games)).sum())
+    var = float(((np.outer(x, y) ** 2) * _var(f, 4 * games)).sum())
     half = Z95 * math.sqrt(var)
     used += measured.used + final.used
     reach, short = budget_reach(game, fam, budget)

@@ -4,6 +4,7 @@ programming, independent of the kernels), so the equilibrium of the whole family
 {cautious, bold, threshold@k for k = −20 … 20} is one linear program, and the grown
 mixtures' exact exploitability can be computed, not estimated."""
 import json
+import math
 
 import numpy as np
 import pytest
@@ -117,3 +118,15 @@ def test_a_family_with_held_knobs_searches_only_the_others():
     for bad in ("threshold@k=99", "threshold@z=1"):
         with pytest.raises(SimInputError):
             grow(GAME, tree, *start, games=100, seed=4, rounds=1, budget=2, families={"p1": [bad]})
+
+
+def test_a_one_sided_cell_still_has_an_interval():
+    """A mixture every game of which one side wins (p = 0 or 1) gets an interval of the
+    size a binomial of that many games allows, not width 0."""
+    from sim.analysis.grow import _var
+    from sim.core.stats import wilson
+
+    for s, n in ((0, 4000), (4000, 4000), (3, 500)):
+        half = 1.959963984540054 * math.sqrt(float(_var(s / n, n)))
+        lo, hi = wilson(s, n)
+        assert 0.5 * (hi - lo) / 2 < half < 2 * (hi - lo) / 2, (s, n, half, lo, hi)
