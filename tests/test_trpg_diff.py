@@ -209,6 +209,10 @@ def random_config(rng) -> dict:
                 st["heal_below"] = float(rng.choice([0.3, 0.5, 0.9, 1.0]))
             if rng.random() < 0.3:
                 st["heal_any"] = True  # T-13: heal whenever below heal_below
+            if rng.random() < 0.2:
+                st["cover_any"] = True  # T-2: cover whenever able
+            elif rng.random() < 0.3:
+                st["cover_raw"] = True  # T-2: the first rule of 2026-12-07
             if st:
                 c["strategy"] = st
             chars[f"{s[0]}{m}"] = c

@@ -413,6 +413,40 @@ def test_t2_cover_only_when_the_hit_could_fell_the_ally_and_not_the_coverer(targ
         assert a == 0
 
 
+@pytest.mark.parametrize("attacker, target, ally, covers", [
+    # the ace's checks are criticals (T-5): the fixed 5 doubled, a hit of 10
+    ("ace", {"hp": 9, "armour": {"fixed": 1}}, {"hp": 11}, True),    # 10 - 1 could fell 9
+    ("ace", {"hp": 10, "armour": {"fixed": 1}}, {"hp": 11}, False),  # 10 - 1 could not fell 10
+    ("ace", {"hp": 10, "armour": {"fixed": 1}}, {"hp": 11, "strategy": {"cover_raw": True}}, True),
+    ("ace", {"hp": 10}, {"hp": 10, "armour": {"fixed": 1}}, True),   # 10 - 1 could not fell the coverer
+    ("ace", {"hp": 10}, {"hp": 10, "armour": {"fixed": 1}, "strategy": {"cover_raw": True}}, False),
+    # an ally who would dodge it itself (reaction dodge, sub action unspent) is not covered ...
+    ("ace", {"hp": 10, "strategy": {"reaction": "dodge"}}, {"hp": 11}, False),
+    ("ace", {"hp": 10, "strategy": {"reaction": "dodge"}}, {"hp": 11, "strategy": {"cover_raw": True}}, True),
+    # ... unless the hit does the coverer no harm (a kaii against a physical, unenhanced weapon)
+    ("ace", {"hp": 10, "strategy": {"reaction": "dodge"}}, {"hp": 11, "kaii": True}, True),
+    ("ace", {"hp": 10, "kaii": True}, {"hp": 11}, False),             # nor the ally: nothing to save
+    # a plain hit (critical only on a natural 3): the weapon's mean, 5
+    ("plain", {"hp": 5}, {"hp": 6}, True),
+    ("plain", {"hp": 6}, {"hp": 7}, False),      # a critical's 10 could fell the coverer too
+    ("plain", {"hp": 6}, {"hp": 11, "strategy": {"cover_raw": True}}, True),  # raw: always 2 x 5
+])
+def test_t2_cover_judges_the_hit_as_each_would_take_it(attacker, target, ally, covers):
+    ally = dict(ally)
+    strategy = {"cover": True, **ally.pop("strategy", {})}
+    a = char("b", 1, skills={"athletics": 30}, weapons=["stick0"], strategy=strategy, **ally)
+    t = char("b", 1, weapons=["stick0"], **target)
+    att = ace("a", 0, weapons=["c5"], strategy={"target": "weakest"}) if attacker == "ace" else \
+        char("a", 0, skills={"melee": 30}, weapons=["c5"], strategy={"target": "weakest"})
+    sc = scenario({"att": att, "target": t, "ally": a}, rules={"max_rounds": 1, "fumble": "hit_ally"})
+    n = 5_000
+    out = play(sc, n)
+    if covers:  # covered in most games (athletics 30: 215 of 216 cover checks succeed)
+        assert out.taken[ix(sc, "target")] < n
+    else:
+        assert out.taken[ix(sc, "ally")] == 0
+
+
 def test_r8_coverer_may_guard():
     # non-physical 17 x 2 = 34: the coverer guards with an arm (34 -> 30); the target takes 34
     guard = char("b", 1, skills={"athletics": 30}, strategy={"cover": True, "cover_any": True, "reaction": "guard"})

@@ -176,4 +176,4 @@ def test_profiles_command_lists_the_knobs():
     r = CliRunner().invoke(app, ["trpg", "profiles", "--json"])
     assert r.exit_code == 0
     d = {x["name"]: x for x in json.loads(r.stdout)}
-    assert d["sheet"]["knobs"] == [] and len(d["focus"]["knobs"]) == 17 and d["random"]["fields"]["target"] == "random"
+    assert d["sheet"]["knobs"] == [] and len(d["focus"]["knobs"]) == 18 and d["random"]["fields"]["target"] == "random"

@@ -87,6 +87,29 @@ def test_a_dodger_does_not_throw_itself_in_front_of_a_healthy_tank():
     assert always < never - 0.5, (always, never)
 
 
+def test_a_dodger_covers_its_tank_only_when_the_hit_as_the_tank_takes_it_could_fell_it():
+    """T-2 (issue 40): on the same skirmish the first rule of 2026-12-07 (``cover_raw``: a
+    critical of the knife's raw mean, 9, against the tank's HP, whatever its armour and
+    whether the hit was critical) still cost the kaii a point: the dodger stepped in front of
+    knife hits its tank (20% and 2 armour, a charm) would have shrugged off. Judging the hit
+    as each would take it, the cover is worth at least never covering, less 2 SE; the raw
+    rule loses the kaii more than half a point (seed 5, 50,000 games: never 87.1%, rule
+    87.2%, raw 86.2%; 200,000 games at seed 1: 87.26%, 87.28%, 86.30%)."""
+    import copy
+
+    games = 50_000
+
+    def kaii(**strategy):
+        tree = copy.deepcopy(DODGER_AND_TANK)
+        tree["characters"]["kdodger"]["strategy"].update(strategy)
+        return run(games, 5, scenario=resolve_setup(tree), threads=1).to_json()["win_rate"]["kaii"]
+
+    never, rule, raw = kaii(cover=False), kaii(), kaii(cover_raw=True)
+    se = math.sqrt(never * (1 - never) / games) * math.sqrt(2)
+    assert rule >= never - 2 * se, (rule, never, se)
+    assert raw < never - 0.005, (raw, never)
+
+
 # A drawn skirmish of `sim trpg competence --setups 10 --seed 1` (setup #4): a gunslinger and
 # a tank who can patch himself up, against a tank with fists and a dodger with a knife and a
 # spirit bullet. Healing whenever below half HP (the rule before 2026-12-07, `heal_any`) cost

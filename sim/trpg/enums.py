@@ -9,7 +9,7 @@ def _enum(name, fields):
 # per-character columns
 CF = _enum("CF", ("SIDE", "X", "Y", "HP", "MP", "SP", "KAII", "ATHLETICS", "MELEE", "DODGE", "SHOOTING",
                   "ARMOUR_PCT", "ARMOUR_FIXED", "ITEM_FIXED", "N_WEAPONS", "GUARD_PARTS",
-                  "S_TARGET", "S_REACTION", "S_DODGE_MIN", "S_COVER", "S_COVER_ANY", "S_MOVE", "S_LIFE_MP", "S_MONOLOGUE",
+                  "S_TARGET", "S_REACTION", "S_DODGE_MIN", "S_COVER", "S_COVER_ANY", "S_COVER_RAW", "S_MOVE", "S_LIFE_MP", "S_MONOLOGUE",
                   "S_HEAL_BELOW", "S_HEAL_ANY", "S_SWAP_MELEE", "S_KITE", "S_MIN_HIT", "S_ARM_HORIZON",
                   "S_ITEM_HP", "S_ITEM_MP", "S_ITEM_SUB", "S_MONO_CHECKS",
                   # the items a character uses: MAX_ITEMS slots of N_IF columns each
@@ -94,7 +94,7 @@ DS = _enum("DS", ("ROLL", "BONUS", "CRIT", "KAII", "ARMOUR_PCT", "ARMOUR_FIXED",
 # A sheet's strategy fields when it does not say (sim.trpg.sheets compiles them; side
 # profiles, sim.trpg.tactics, write them).
 STRATEGY_DEFAULTS = {"target": "nearest", "reaction": "auto", "dodge_threshold": 0.0, "cover": True,
-                     "cover_any": False,
+                     "cover_any": False, "cover_raw": False,
                      "movement": "close_in", "life_mp": 3, "monologue": "fallen", "heal_below": 0.5, "heal_any": False,
                      "swap_to_melee_at": -1, "kite": True, "min_hit": 0.1, "arm_horizon": 8,
                      "item_hp_at": 0.5, "item_mp_at": 0.3, "item_action": "main",

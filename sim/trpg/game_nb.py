@@ -46,7 +46,7 @@ from sim.trpg.context_nb import (I_ACTOR, I_GAME, I_ROUND, I_SEEDED, N_CTX, Batt
                                  context_nb, guarded_scenario_nb, new_battle_nb, unmanaged_battle_nb,
                                  unmanaged_scenario_nb)
 from sim.trpg.dice import roll_dice_nb
-from sim.trpg.enums import AF, AK, CF, CK, DS, EV, K, MO, MV, OUT, RL, ST, T, WF, B, Stream
+from sim.trpg.enums import AF, AK, CF, CK, DS, EV, K, MO, MV, OUT, REACTIONS, RL, ST, T, WF, B, Stream
 from sim.trpg.rules_nb import dice_mean2_nb, distance_nb
 from sim.trpg.sheets import PLUGIN
 from sim.trpg.views import honest_view_nb, new_board_nb
@@ -54,6 +54,8 @@ from sim.trpg.steps_nb import (ACT_ATTACK, ACT_AWAY, ACT_CLOSE_IN, U1, _bit_nb, 
                                base_penalty_nb, can_act_nb, check_nb, kite_nb, lose_mp_nb, monologue_nb, move_nb,
                                other_fumble_nb, pay_nb, reach_nb, reload_if_empty_nb, reset_battle_nb, set_hp_nb,
                                sides_able_nb, standing_nb, use_item_nb, usable_nb)
+
+R_DODGE = REACTIONS.index("dodge")  # CF.S_REACTION of a built-in dodge
 
 Counts = namedtuple("Counts", "scalars wins fell lost survived dealt taken rounds_hist win_rounds")
 C_GAMES, C_DRAWS, C_ROUNDS = 0, 1, 2
@@ -133,14 +135,36 @@ def h_reaction_nb(srngs, key, pb, view, d, attacker, can_dodge, why):
 
 
 @nb.njit(forceinline=True)
-def cover_saves_nb(sc, b, w, t, a):
-    """T-2 (``cover_any`` false): a cover only where a critical hit of the weapon's mean damage
-    could fell the attacked ally ``t`` and not the coverer ``a``, who has more HP left. Covering
-    whenever able cost a side up to 95 points on drawn skirmishes (a dodger stepping in front of
-    its armoured tank: it takes the hits, undodged, R-8). Reads what the coverer's side knows:
-    its own HP, its ally's, the attacker's weapon."""
-    crit = dice_mean2_nb(sc, sc.weapons[w, WF.DICE])  # twice the mean: a critical's doubled roll (R-2)
-    return b.bs[t, B.HP] <= crit < b.bs[a, B.HP]
+def hit_on_nb(sc, w, j, d):
+    """Damage ``d`` of weapon ``w`` as character ``j`` would take it: less its armour % and
+    fixed and its carried reductions (R-10), nothing from a physical, unenhanced weapon to a
+    kaii. What j's side reads off its sheet (T-2, T-13)."""
+    if sc.chars[j, CF.KAII] == 1 and sc.weapons[w, WF.PHYSICAL] == 1 and sc.weapons[w, WF.ENHANCED] == 0:
+        return 0
+    d -= d * sc.chars[j, CF.ARMOUR_PCT] // 100
+    d -= sc.chars[j, CF.ARMOUR_FIXED] + sc.chars[j, CF.ITEM_FIXED]
+    return max(d, 0)
+
+
+@nb.njit(forceinline=True)
+def cover_saves_nb(sc, b, w, t, a, crit):
+    """T-2 (``cover_any`` false): a cover only where the hit could fell the attacked ally ``t``
+    and not the coverer ``a``: the hit's mean damage (the weapon's mean; twice it on a
+    critical that doubles, R-2) as each would take it (:func:`hit_on_nb`) at least t's HP and below a's;
+    and, unless it does the coverer no harm, never in front of an ally who would dodge it
+    itself (reaction ``dodge``, its sub action unspent: the coverer may not dodge, R-8).
+    ``cover_raw`` keeps the first rule of 2026-12-07 (a critical of the raw mean damage, the
+    ally at most and the coverer above it), which cost the kaii a point on a drawn skirmish
+    (a dodger covering an armoured tank a knife could not fell). Reads what the coverer's side
+    knows: both sheets and HP, the attacker's weapon, whether the attack check was critical."""
+    mean2 = dice_mean2_nb(sc, sc.weapons[w, WF.DICE])
+    if sc.chars[a, CF.S_COVER_RAW] == 1:
+        return b.bs[t, B.HP] <= mean2 < b.bs[a, B.HP]
+    hit = mean2 if crit else mean2 // 2
+    ha = hit_on_nb(sc, w, a, hit)
+    if ha > 0 and sc.chars[t, CF.S_REACTION] == R_DODGE and b.bs[t, B.SUB_USED] == 0 and can_act_nb(b, t):
+        return False
+    return b.bs[t, B.HP] <= hit_on_nb(sc, w, t, hit) and ha < b.bs[a, B.HP]
 
 
 @nb.njit(forceinline=True)
@@ -160,12 +184,7 @@ def heal_needed_nb(sc, b, view, j):
         if sc.chars[e, CF.SIDE] != sc.chars[j, CF.SIDE] and standing_nb(b, e):
             w = b.bs[e, B.WIELD]
             if reach_nb(sc, w, min(distance_nb(view, e, j), 3)):
-                if sc.chars[j, CF.KAII] == 1 and sc.weapons[w, WF.PHYSICAL] == 1 and sc.weapons[w, WF.ENHANCED] == 0:
-                    continue
-                d = dice_mean2_nb(sc, sc.weapons[w, WF.DICE])
-                d -= d * sc.chars[j, CF.ARMOUR_PCT] // 100
-                d -= sc.chars[j, CF.ARMOUR_FIXED] + sc.chars[j, CF.ITEM_FIXED]
-                threat += max(d, 0)
+                threat += hit_on_nb(sc, w, j, dice_mean2_nb(sc, sc.weapons[w, WF.DICE]))
     return b.bs[j, B.HP] <= threat
 
 
@@ -314,7 +333,8 @@ def attack_nb(rng, b, sc, view, cx, log, i, t, w):
         for a in range(n):
             if a != t and a != i and sc.chars[a, CF.SIDE] == sc.chars[t, CF.SIDE] and can_act_nb(b, a) \
                     and sc.chars[a, CF.S_COVER] == 1 and distance_nb(view, a, t) <= 1 \
-                    and (sc.chars[a, CF.S_COVER_ANY] == 1 or cover_saves_nb(sc, b, w, t, a)):
+                    and (sc.chars[a, CF.S_COVER_ANY] == 1
+                         or cover_saves_nb(sc, b, w, t, a, crit and sc.rules[RL.CRIT_FREE] == 0)):
                 oc2 = check_nb(rng, b, sc, a, sc.chars[a, CF.ATHLETICS], base_penalty_nb(b, sc, a), log, CK.COVER)
                 if oc2 == OUT.FUMBLE:
                     other_fumble_nb(b, sc, a, log)  # R-3

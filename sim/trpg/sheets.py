@@ -311,6 +311,7 @@ def _compile(cfg: dict) -> Setup:
         ct[i, CF.S_DODGE_MIN] = int(round(thr * 216))
         ct[i, CF.S_COVER] = int(_bool(st["cover"], f"{where}.strategy.cover"))
         ct[i, CF.S_COVER_ANY] = int(_bool(st["cover_any"], f"{where}.strategy.cover_any"))
+        ct[i, CF.S_COVER_RAW] = int(_bool(st["cover_raw"], f"{where}.strategy.cover_raw"))
         ct[i, CF.S_MOVE] = _choice(st["movement"], f"{where}.strategy.movement", MOVES)
         ct[i, CF.S_LIFE_MP] = _int(st["life_mp"], f"{where}.strategy.life_mp", 0)
         ct[i, CF.S_MONOLOGUE] = _choice(st["monologue"], f"{where}.strategy.monologue", MONOLOGUES)

@@ -1,7 +1,7 @@
 """TRPG side profiles: one set of tactics for every character of a side.
 
 A TRPG character's strategy is on its sheet (``[characters.X.strategy]``: target,
-reaction, dodge_threshold, cover, cover_any, movement, life_mp, monologue, heal_below, heal_any,
+reaction, dodge_threshold, cover, cover_any, cover_raw, movement, life_mp, monologue, heal_below, heal_any,
 swap_to_melee_at, kite, min_hit, arm_horizon, item_hp_at, item_mp_at, item_action, monologue_checks).
 A *profile*
 overwrites those fields for every character of one side, so the framework's side
@@ -34,7 +34,7 @@ from sim.core.plugins import Registry
 from sim.errors import SimInputError
 from sim.trpg.enums import ITEM_USES, MONOLOGUES, MOVES, REACTIONS, TARGETS
 
-FIELDS = ("target", "reaction", "dodge_threshold", "cover", "cover_any", "movement", "life_mp", "monologue", "heal_below",
+FIELDS = ("target", "reaction", "dodge_threshold", "cover", "cover_any", "cover_raw", "movement", "life_mp", "monologue", "heal_below",
           "heal_any", "swap_to_melee_at", "kite", "min_hit", "arm_horizon", "item_hp_at", "item_mp_at", "item_action")
 HONEST_TARGETS = tuple(t for t in TARGETS if not t.startswith("oracle"))
 MAX_LIFE_MP = 18  # a life check is 3d6 <= the MP spent: more than 18 buys nothing
@@ -65,6 +65,8 @@ def knobs_for(defaults: dict) -> tuple[Knob, ...]:
         Knob("cover", "bool", default=d["cover"], doc="step in front of an attacked ally (T-2)"),
         Knob("cover_any", "bool", default=d["cover_any"],
              doc="cover whenever able (false: only when a critical hit could fell the ally and not the coverer, T-2)"),
+        Knob("cover_raw", "bool", default=d["cover_raw"],
+             doc="judge a cover by a critical of the weapon's raw mean damage, dodging allies too (the first T-2 rule of 2026-12-07)"),
         Knob("movement", "choice", default=d["movement"], choices=MOVES, doc="close in or keep range (T-6)"),
         Knob("life_mp", "int", 0, MAX_LIFE_MP, d["life_mp"], doc="MP spent on a life check (T-4)"),
         Knob("monologue", "choice", default=d["monologue"], choices=MONOLOGUES, doc="when to monologue (T-5)"),

@@ -42,7 +42,7 @@ BANDS = ("zero", "near", "mid", "far")
 PARTS = ("left_arm", "right_arm")  # R-9, in the order they are tried
 # [characters.X.strategy] defaults (docs / strategies/trpg/__init__.py)
 STRATEGY_DEFAULTS = {"target": "nearest", "reaction": "auto", "dodge_threshold": 0.0, "cover": True,
-                     "cover_any": False,
+                     "cover_any": False, "cover_raw": False,
                      "movement": "close_in", "life_mp": 3, "monologue": "fallen", "heal_below": 0.5,
                      "heal_any": False, "swap_to_melee_at": -1, "kite": True, "min_hit": 0.1, "arm_horizon": 8,
                      "item_hp_at": 0.5, "item_mp_at": 0.3, "item_action": "main", "monologue_checks": ["attack", "dodge", "life"]}
@@ -560,9 +560,7 @@ class Combat:
             if a is t or a is c or a.side != t.side or not a.can_act or not a.strategy["cover"] \
                     or self.dist(a, t) > 1:
                 continue
-            # T-2: unless cover_any, only where a critical of the weapon's mean damage (twice
-            # the mean) could fell the target and not the coverer
-            if not a.strategy["cover_any"] and not (t.hp <= mean2(w.dice) < a.hp):
+            if not a.strategy["cover_any"] and not self.cover_saves(a, t, w, crit and self.double_crit):
                 continue
             oc2 = self.check(a, a.skill("athletics"), self.penalty(a), "cover")
             if oc2 in (SUCCESS, CRITICAL):
@@ -655,6 +653,29 @@ class Combat:
             return how
         return None
 
+    @staticmethod
+    def hit_on(j: Char, w: Weapon, d: int) -> int:
+        """Damage d of weapon w as j would take it: less its armour % and fixed and its
+        carried reductions; nothing from a physical, unenhanced weapon to a kaii."""
+        if j.kaii and w.physical and not w.enhanced:
+            return 0
+        d -= d * j.armour_pct // 100
+        d -= j.armour_fixed + j.item_reduction
+        return max(d, 0)
+
+    def cover_saves(self, a: Char, t: Char, w: Weapon, crit: bool) -> bool:
+        """T-2 (unless cover_any): the hit's mean damage (the weapon's mean, rounded down;
+        twice it on a critical that doubles) as each takes it could fell t and not a; and, unless it does
+        a no harm, t would not dodge it itself (reaction dodge with its sub action unspent).
+        cover_raw: a critical of the raw mean damage, t at most and a above it."""
+        if a.strategy["cover_raw"]:
+            return t.hp <= mean2(w.dice) < a.hp
+        hit = mean2(w.dice) if crit else mean2(w.dice) // 2
+        ha = self.hit_on(a, w, hit)
+        if ha > 0 and t.strategy["reaction"] == "dodge" and not t.sub_used and t.can_act:
+            return False
+        return t.hp <= self.hit_on(t, w, hit) and ha < a.hp
+
     def heal_needed(self, j: Char) -> bool:
         """T-13 (unless heal_any): j is fallen, or the standing enemies whose weapon in hand
         reaches it could fell it: its HP at most the sum of a critical of each weapon's mean
@@ -667,12 +688,7 @@ class Combat:
             w = e.weapon
             if e.side == j.side or not e.standing or not w.reaches(self.band(e, j)):
                 continue
-            if j.kaii and w.physical and not w.enhanced:
-                continue
-            d = mean2(w.dice)
-            d -= d * j.armour_pct // 100
-            d -= j.armour_fixed + j.item_reduction
-            threat += max(d, 0)
+            threat += self.hit_on(j, w, mean2(w.dice))
         return j.hp <= threat
 
     # ------------------------------------------------------------------ a turn
