@@ -39,7 +39,7 @@ from sim.core.config import load_toml
 from sim.core.shipped import example_spec
 from sim.core.seeding import python_rng
 from sim.core.stats import wilson
-from sim.core.target import Target, parse_target, verdict as band_verdict
+from sim.core.target import Target, band_of, verdict as band_verdict
 from sim.errors import SimInputError
 from sim.core.game import Game
 from sim.sweep.spec import positive_int, seed_of, spec_game
@@ -108,13 +108,7 @@ def band_distance(t: Target, rate: float) -> float:
     return rate - t.high if rate > t.high else (rate - t.low if rate < t.low else 0.0)
 
 
-def _target(t) -> Target:
-    """A spec's or the command line's target: a rate, ``"LOW:HIGH"`` or ``[LOW, HIGH]``."""
-    if isinstance(t, list) and len(t) == 2:
-        t = f"{t[0]}:{t[1]}"
-    if isinstance(t, bool) or not isinstance(t, (int, float, str)):
-        raise SimInputError(f"target: expected a rate, \"LOW:HIGH\" or [LOW, HIGH], got {t!r}")
-    return parse_target(str(t))
+_target = band_of  # a rate, "LOW:HIGH" or [LOW, HIGH] (sim.core.target)
 
 
 def parse_balance(raw: dict, source: Path | None = None, *, target=None, tolerance=None, seed=None) -> BalanceSpec:
@@ -164,7 +158,7 @@ def parse_balance(raw: dict, source: Path | None = None, *, target=None, toleran
     spec = BalanceSpec(raw["game"], s, band, float(tol), budget, start, base, params,
                        source.parent if source else Path.cwd(), raw, ad)
     if raw.get("targets") is not None:  # every target's cell and band checked with the spec
-        from sim.analysis.balance_targets import parse_targets
+        from sim.analysis.targets_spec import parse_targets
 
         parse_targets(spec)
     return spec

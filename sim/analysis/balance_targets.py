@@ -32,67 +32,9 @@ from typing import Any
 
 import polars as pl
 
-from sim.analysis.balance import (BalanceSpec, Evaluator, _candidates, _neighbours, _target,
-                                  band_distance)
-from sim.core.schema import ANY, check_keys
-from sim.core.target import Target, verdict as band_verdict
-from sim.errors import SimInputError
-
-TARGET_SCHEMA = {"cell": ANY, "band": ANY}
-
-
-@dataclass
-class CellTarget:
-    """One target: a cell of the ladder (fixed strategies, or ``equilibrium``) and its band."""
-    label: str
-    band: Target
-    strategies: dict[str, str] | None   # None: the grown equilibrium
-
-    @property
-    def aim(self) -> float:
-        return (self.band.low + self.band.high) / 2
-
-
-def parse_targets(spec: BalanceSpec) -> list[CellTarget]:
-    """The spec's ``[[targets]]``, checked (cells, sides, strategy names and knobs, bands)."""
-    from sim.analysis.metagame import parse_tier, two_sides
-
-    raw = spec.raw.get("targets")
-    if not isinstance(raw, list) or not raw:
-        raise SimInputError("targets: expected [[targets]] tables, each with cell and band")
-    game = spec.protocol
-    base = game.base_cell(spec.base, spec.spec_dir)
-    sides = two_sides(game, game.compile_cell(base)[0])
-    out, seen = [], set()
-    for i, t in enumerate(raw):
-        where = f"targets.{i}"
-        if not isinstance(t, dict):
-            raise SimInputError(f"{where}: expected a table with cell and band")
-        check_keys({"targets": t}, {"targets": TARGET_SCHEMA}, "balance spec")
-        if "cell" not in t or "band" not in t:
-            raise SimInputError(f"{where}: give cell (\"equilibrium\" or {{ {sides[0]} = \"NAME\", {sides[1]} = "
-                                f"\"NAME\" }}) and band (\"LOW:HIGH\")")
-        try:
-            band = _target(t["band"])
-        except SimInputError as e:
-            raise SimInputError(f"{where}.band: {e}") from None
-        cell = t["cell"]
-        if cell == "equilibrium":
-            label, strategies = "equilibrium", None
-        elif isinstance(cell, dict) and set(cell) == set(sides) and all(isinstance(v, str) for v in cell.values()):
-            for s in sides:
-                parse_tier(game, s, cell[s])  # names and knobs checked now, before any game
-            strategies = {s: cell[s] for s in sides}
-            label = ", ".join(f"{s}={cell[s]}" for s in sides)
-        else:
-            raise SimInputError(f"{where}.cell: expected \"equilibrium\" or {{ {sides[0]} = \"NAME\", "
-                                f"{sides[1]} = \"NAME\" }} (both sides), got {cell!r}")
-        if label in seen:
-            raise SimInputError(f"{where}: the cell {label} has a target already")
-        seen.add(label)
-        out.append(CellTarget(label, band, strategies))
-    return out
-
+from sim.analysis.balance import BalanceSpec, Evaluator, _candidates, _neighbours, band_distance
+from sim.analysis.targets_spec import CellTarget, parse_targets
+from sim.core.target import verdict as band_verdict
 
 class _FixedCell(Evaluator):
     """A target cell under fixed strategies: the spec's [base] with the cell's strategies."""

@@ -121,3 +121,12 @@ def in_band(target: Target, rate: float, ci_low: float, ci_high: float) -> str:
     if target.low <= rate <= target.high or (ci_low <= target.high and ci_high >= target.low):
         return "maybe"
     return "no"
+
+
+def band_of(t) -> Target:
+    """A spec's or the command line's target: a rate, ``"LOW:HIGH"`` or ``[LOW, HIGH]``."""
+    if isinstance(t, list) and len(t) == 2:
+        t = f"{t[0]}:{t[1]}"
+    if isinstance(t, bool) or not isinstance(t, (int, float, str)):
+        raise SimInputError(f"target: expected a rate, \"LOW:HIGH\" or [LOW, HIGH], got {t!r}")
+    return parse_target(str(t))

@@ -59,6 +59,15 @@ def run_sweep(spec: Spec, out: str | Path, *, dask: str | None = None, threads: 
         return _run(spec, cells, out, client, threads, progress)
 
 
+def _runner(spec: Spec):
+    """The function that computes a cell other than by playing its games (None: play them)."""
+    if spec.equilibrium is None:
+        return None
+    from sim.analysis.sweep_equilibrium import run_equilibrium_cell
+
+    return run_equilibrium_cell
+
+
 def _run(spec: Spec, cells: list, out: str | Path, client, threads: int | None, progress: bool) -> SweepReport:
     sd = sweep_dir(Path(out), spec.game, spec.name)
     old = check_resumable(sd, spec.sha256)
@@ -82,7 +91,7 @@ def _run(spec: Spec, cells: list, out: str | Path, client, threads: int | None, 
     p = spec.plan
     jobs = [CellJob(spec.game, c.index, {k: column_value(cols[k], v) for k, v in c.params.items()}, c.config,
                     spec.seed, cell_spawn(spec, c.params), p.games, p.target_ci, p.batch, p.max_games, p.block,
-                    1 if client is not None else threads, spec.equilibrium)
+                    1 if client is not None else threads, spec.equilibrium, _runner(spec))
             for c in todo]
     compiled = {c.index: c.compiled for c in todo}
     stats = {"games": 0, "seconds": 0.0}

@@ -324,7 +324,7 @@ def _equilibrium(raw: dict, ad: Game, base: dict, spec_dir: Path) -> dict | None
         if k in raw:
             raise SimInputError(f"{k}: with metric = \"equilibrium\" set the games per matrix cell as "
                                 f"equilibrium.games (each cell grows its own equilibrium on its own streams)")
-    from sim.analysis.balance_adapt import equilibrium_options
+    from sim.analysis.equilibrium_options import equilibrium_options
 
     t = raw.get("equilibrium", {})
     if not isinstance(t, dict):
