@@ -47,10 +47,11 @@ def test_seed_reproducible_across_threads_and_chunks():
 
 
 def test_set_changes_the_fight():
-    weak = json.loads(invoke("trpg", "run", ALLEY, "--games", "4000", "--json").stdout)
-    strong = json.loads(invoke("trpg", "run", ALLEY, "--games", "4000", "--json",
-                               "--set", "characters.aoi.hp=60", "--set", "characters.ren.hp=60").stdout)
-    assert strong["win_rate"]["players"] > weak["win_rate"]["players"] + 0.2
+    # the players win alley's sheets ~86% of games (T-2, T-13): --set takes their HP away
+    full = json.loads(invoke("trpg", "run", ALLEY, "--games", "4000", "--json").stdout)
+    frail = json.loads(invoke("trpg", "run", ALLEY, "--games", "4000", "--json",
+                              "--set", "characters.aoi.hp=4", "--set", "characters.ren.hp=4").stdout)
+    assert frail["win_rate"]["players"] < full["win_rate"]["players"] - 0.2
 
 
 def test_first_side_swap_matters_in_a_duel(tmp_path):
