@@ -267,9 +267,7 @@ def balance(spec: BalanceSpec, threads: int | None = None, evaluator: "Evaluator
     docstring); ``evaluator`` measures each setting (by default under [base]'s strategies;
     sim.analysis.balance_adapt's at equilibrium)."""
     ev = evaluator or Evaluator(spec, threads)
-    for p in spec.params:  # both ends of every range must be valid before any game
-        for v in ((p.values[0], p.values[-1]) if p.values is not None else (p.low, p.high)):
-            ev.check({q.path: (v if q is p else _mid(q)) for q in spec.params})
+    check_ends(spec, ev)
     if len(spec.params) == 1:
         res = _bisect(spec, ev, spec.params[0])
     else:
@@ -277,6 +275,13 @@ def balance(spec: BalanceSpec, threads: int | None = None, evaluator: "Evaluator
     res.trace = pl.DataFrame(ev.trace)
     res.games_used = ev.used
     return res
+
+
+def check_ends(spec: BalanceSpec, ev) -> None:
+    """Both ends of every range must be valid before any game (``ev.check`` each)."""
+    for p in spec.params:
+        for v in ((p.values[0], p.values[-1]) if p.values is not None else (p.low, p.high)):
+            ev.check({q.path: (v if q is p else _mid(q)) for q in spec.params})
 
 
 def _mid(p: Param):
@@ -389,30 +394,39 @@ def _neighbours(spec: BalanceSpec, best: dict) -> list[dict]:
     return out
 
 
-def _search(spec: BalanceSpec, ev: Evaluator) -> BalanceResult:
+def search_best(spec: BalanceSpec, ev, rough, settled) -> dict:
+    """The several-parameter search: candidates (every setting of a small integer space,
+    else random ones), successive halving by ``rough(point, games)`` (smaller is better),
+    then a local search around the best by ``settled(point)`` (the point settled first).
+    Shared by one band (below) and several cells (sim.analysis.balance_targets)."""
     n0 = max(16, 8 * len(spec.params))
     games = max(500, spec.start_games // 2)
     cands = _candidates(spec, ev, n0)
-    scored = []
     while True:  # successive halving: quarter the field, quadruple the games
-        scored = sorted(((_dist(spec, *ev.evaluate(pt, games, "random")[:3]), i, pt) for i, pt in enumerate(cands)),
-                        key=lambda x: (x[0], x[1]))
+        scored = sorted(((rough(pt, games), i, pt) for i, pt in enumerate(cands)), key=lambda x: (x[0], x[1]))
         if len(cands) <= 2 or ev.left() <= 0:
             break
         cands = [pt for _, _, pt in scored[: max(2, len(cands) // 4)]]
         games *= 4
     best = scored[0][2]
-    r, lo, hi, _ = ev.settle(best, "refine")
-    best_d = _dist(spec, r, r, r)  # settled points are compared by their estimates
+    best_d = settled(best)
     improved = True
     while improved and ev.left() > 0:  # local search around the best
         improved = False
         for cand in _neighbours(spec, best):
-            r2, lo2, hi2, _ = ev.settle(cand, "refine")
-            d2 = _dist(spec, r2, r2, r2)
+            d2 = settled(cand)
             if d2 < best_d:
                 best, best_d, improved = cand, d2, True
                 break
+    return best
+
+
+def _search(spec: BalanceSpec, ev: Evaluator) -> BalanceResult:
+    def settled(pt):  # settled points are compared by their estimates
+        r = ev.settle(pt, "refine")[0]
+        return _dist(spec, r, r, r)
+
+    best = search_best(spec, ev, lambda pt, g: _dist(spec, *ev.evaluate(pt, g, "random")[:3]), settled)
     res = _result(spec, ev, best, "final")
     if not res.hit:
         rates = [t["rate"] for t in ev.trace]

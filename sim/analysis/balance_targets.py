@@ -32,7 +32,7 @@ from typing import Any
 
 import polars as pl
 
-from sim.analysis.balance import BalanceSpec, Evaluator, _candidates, _neighbours, band_distance
+from sim.analysis.balance import BalanceSpec, Evaluator, band_distance, check_ends, search_best
 from sim.analysis.targets_spec import CellTarget, parse_targets
 from sim.core.target import verdict as band_verdict
 
@@ -124,33 +124,11 @@ def score(targets: list[CellTarget], results: list[tuple], use_ci: bool = True) 
 def balance_targets(spec: BalanceSpec, threads: int | None = None, client=None) -> TargetsResult:
     """Search the knobs for settings whose every target cell lies in its band (see the
     module docstring)."""
-    from sim.analysis.balance import _mid
-
     targets = parse_targets(spec)
     ev = TargetsEvaluator(spec, targets, threads, client)
-    for p in spec.params:  # both ends of every range must be valid before any game
-        for v in ((p.values[0], p.values[-1]) if p.values is not None else (p.low, p.high)):
-            ev.check({q.path: (v if q is p else _mid(q)) for q in spec.params})
-    n0 = max(16, 8 * len(spec.params))
-    games = max(500, spec.start_games // 2)
-    cands = _candidates(spec, ev, n0)
-    while True:  # successive halving: quarter the field, quadruple the games
-        scored = sorted(((score(targets, ev.evaluate(pt, games, "random")), i, pt) for i, pt in enumerate(cands)),
-                        key=lambda x: (x[0], x[1]))
-        if len(cands) <= 2 or ev.left() <= 0:
-            break
-        cands = [pt for _, _, pt in scored[: max(2, len(cands) // 4)]]
-        games *= 4
-    best = scored[0][2]
-    best_s = score(targets, ev.settle(best, "refine"), use_ci=False)
-    improved = True
-    while improved and ev.left() > 0:  # local search around the best, settled points by their estimates
-        improved = False
-        for cand in _neighbours(spec, best):
-            s2 = score(targets, ev.settle(cand, "refine"), use_ci=False)
-            if s2 < best_s:
-                best, best_s, improved = cand, s2, True
-                break
+    check_ends(spec, ev)
+    best = search_best(spec, ev, lambda pt, g: score(targets, ev.evaluate(pt, g, "random")),
+                       lambda pt: score(targets, ev.settle(pt, "refine"), use_ci=False))
     final = ev.settle(best, "final")
     sides = tuple(spec.protocol.sides)
     rows = []
