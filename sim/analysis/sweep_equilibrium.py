@@ -29,7 +29,7 @@ def run_equilibrium_cell(job: CellJob) -> CellOutput:
              [parse_tier(ad, b, t) for t in o["labels"][b]], games=o["games"], seed=job.seed,
              epsilon=o["epsilon"], rounds=o["rounds"], budget=o["budget"], families=o["families"],
              threads=job.threads)
-    cert = {s: r for s, r in g.certificate.items()}
+    cert = g.certificate
     summary = pl.DataFrame([{
         **job.params, "metric": "equilibrium", "games": g.games, "successes": None, "rate": g.value, "rate_ci_low": g.ci_low,
         "rate_ci_high": g.ci_high, "half_width": (g.ci_high - g.ci_low) / 2,
