@@ -366,4 +366,12 @@ MUTANTS: list[Mutant] = [
     Mutant("grow_budget_reach_off_by_one", "sim/analysis/grow.py", '"searched": budget > n}', '"searched": budget >= n}',
            ("examples/race/tests/test_race_grow.py::test_the_budget_is_part_of_the_answer",),
            "a budget equal to the one-factor starts said to search beyond them"),
+    Mutant("warm_own_only", "sim/sweep/run.py",
+           "for t in got[j][\"population\"][s]))\n", "for t in got[job.index][\"population\"][s]))\n",
+           ("examples/race/tests/test_race_targets.py::test_sweep_of_equilibria_is_warm_started_from_the_neighbours",),
+           "the warm pass of an equilibrium sweep grows each cell from its own cold population only"),
+    Mutant("warm_off_by_default", "sim/analysis/equilibrium_options.py", 'warm = raw.get("warm", True)',
+           'warm = raw.get("warm", False)',
+           ("examples/race/tests/test_race_targets.py::test_sweep_of_equilibria_is_warm_started_from_the_neighbours",),
+           "an equilibrium sweep is not warm-started unless asked"),
 ]

@@ -19,6 +19,7 @@ The spec's optional ``[adapt]`` table::
     budget = 10                      # knob-search evaluations per family and best response
     games = 2000                     # games per cell (grown by settle)
     epsilon = 0.01
+    warm = true                      # false: every setting grows from the tiers alone
 """
 from __future__ import annotations
 
@@ -58,7 +59,8 @@ class AdaptEvaluator(Evaluator):
                      epsilon=self.opts["epsilon"], rounds=self.opts["rounds"], budget=self.opts["budget"],
                      families=self.opts["families"], threads=self.threads, client=self.client)
             self.grown[key] = g
-            self.pop = (g.rows, g.cols)   # warm start for the next (neighbouring) setting
+            if self.opts["warm"]:
+                self.pop = (g.rows, g.cols)   # warm start for the next (neighbouring) setting
             self.used += g.games
         g = self.grown[key]
         self.trace.append({"step": len(self.trace), "phase": phase, **{p: _col(v) for p, v in point.items()},

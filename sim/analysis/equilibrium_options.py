@@ -6,13 +6,14 @@ from __future__ import annotations
 from sim.core.schema import ANY, check_keys
 from sim.errors import SimInputError
 
-SCHEMA = {"tiers": ANY, "families": ANY, "rounds": ANY, "budget": ANY, "games": ANY, "epsilon": ANY}
+SCHEMA = {"tiers": ANY, "families": ANY, "rounds": ANY, "budget": ANY, "games": ANY, "epsilon": ANY, "warm": ANY}
 
 
 def equilibrium_options(game, base: dict, raw: dict, name: str, kind: str) -> dict:
     """A ``[adapt]`` (balance) or ``[equilibrium]`` (sweep) table, checked, with its
     defaults: the starting population (default: [base]'s strategies), more families, rounds,
-    budget, games per cell and ε. ``labels`` keeps the tiers as text (picklable, for a
+    budget, games per cell, ε and ``warm`` (default true: each setting's growth starts from
+    its neighbours' populations as well as the tiers; false: from the tiers alone). ``labels`` keeps the tiers as text (picklable, for a
     sweep job); ``rows`` / ``cols`` are the parsed tiers."""
     from sim.analysis.metagame import parse_tier, two_sides
 
@@ -30,6 +31,10 @@ def equilibrium_options(game, base: dict, raw: dict, name: str, kind: str) -> di
             raise SimInputError(f"{name}.{k}: expected a positive integer, got {opts[k]!r}")
     if not isinstance(opts["epsilon"], (int, float)) or not 0 <= opts["epsilon"] < 1:
         raise SimInputError(f"{name}.epsilon: expected a rate in [0, 1), got {opts['epsilon']!r}")
+    warm = raw.get("warm", True)
+    if not isinstance(warm, bool):
+        raise SimInputError(f"{name}.warm: expected true or false, got {warm!r}")
+    opts["warm"] = warm
     labels = {s: list(tiers.get(s) or [base["strategies"].get(s, game.default_strategy)]) for s in (a, b)}
     rows = [parse_tier(game, a, t) for t in labels[a]]
     cols = [parse_tier(game, b, t) for t in labels[b]]

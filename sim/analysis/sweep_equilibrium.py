@@ -1,7 +1,13 @@
 """One cell of a ``metric = "equilibrium"`` sweep (sim.sweep.spec): the cell's grown
 equilibrium. Here, not in sim.sweep.cell, because the growth plays its matrices through the
 sweep backends (sim.analysis.metagame), which import sim.sweep.cell; the job names this
-function (``CellJob.runner``), so a Dask worker imports it by name."""
+function (``CellJob.runner``), so a Dask worker imports it by name.
+
+Warm start (``warm = true``, the default; sim.sweep.run): every cell is first grown from the
+``[equilibrium]`` tiers (the *cold* pass, cells independent and in parallel), then grown again
+from the union of its own cold population and its neighbours' (sim.sweep.neighbours), so a
+best response one setting found is a candidate at the next. Both passes are pure functions
+of the cells' options and streams: the same numbers on threads, on Dask, and resumed."""
 from __future__ import annotations
 
 import polars as pl
@@ -24,9 +30,10 @@ def run_equilibrium_cell(job: CellJob) -> CellOutput:
     ad = get_game(job.game)
     o = job.equilibrium
     a, b = list(o["labels"])
+    start = o.get("start") or o["labels"]   # the warm pass: the neighbours' populations too
     t0 = time.perf_counter()
-    g = grow(ad, job.config["tree"], [parse_tier(ad, a, t) for t in o["labels"][a]],
-             [parse_tier(ad, b, t) for t in o["labels"][b]], games=o["games"], seed=job.seed,
+    g = grow(ad, job.config["tree"], [parse_tier(ad, a, t) for t in start[a]],
+             [parse_tier(ad, b, t) for t in start[b]], games=o["games"], seed=job.seed,
              epsilon=o["epsilon"], rounds=o["rounds"], budget=o["budget"], families=o["families"],
              threads=job.threads)
     cert = g.certificate
@@ -39,6 +46,9 @@ def run_equilibrium_cell(job: CellJob) -> CellOutput:
         **{f"{s}_gain": r.gain for s, r in cert.items()},
         **{f"{s}_mixture": json.dumps(g.mixture[s]) for s in (a, b)},
         **{f"{s}_knobs": json.dumps(g.knobs[s], default=str) for s in (a, b)},
+        **{f"{s}_population": json.dumps([t.label for t in pop]) for s, pop in ((a, g.rows), (b, g.cols))},
+        **({"warm_from": json.dumps(o["warm_from"]), **{f"cold_{k}": v for k, v in o["cold"].items()}}
+           if "cold" in o else {}),
     }], schema_overrides={"successes": pl.Int64, **{k: pl.List(pl.String) for k, v in job.params.items()
                                                     if isinstance(v, list)}})
     return CellOutput(job.index, {"summary": summary}, g.games, time.perf_counter() - t0)

@@ -11,7 +11,8 @@ from sim.core.outdir import claim_sweep_root, register_sweep
 from sim.core.output import MANIFEST_FILE, manifest
 from sim.sweep.backend import dask_client, parse_dask, run_dask, run_local
 from sim.sweep.cell import CellJob, CellOutput
-from sim.sweep.dataset import check_resumable, clean_partial, done_cells, sweep_dir, write_cell, write_manifest
+from sim.sweep.dataset import (check_resumable, clean_partial, done_cells, sweep_dir, write_cell, write_json_atomic,
+                               write_manifest)
 from sim.sweep.progress import sweep_progress
 from sim.sweep.spec import Spec, build_cells, cell_spawn
 
@@ -96,18 +97,83 @@ def _run(spec: Spec, cells: list, out: str | Path, client, threads: int | None, 
     compiled = {c.index: c.compiled for c in todo}
     stats = {"games": 0, "seconds": 0.0}
     t0 = time.perf_counter()
-    with sweep_progress(len(cells), len(done), enabled=progress) as advance:
+    warm = bool(spec.equilibrium and spec.equilibrium.get("warm") and len(cells) > 1)
+    cold = _cold_jobs(spec, cells, todo, sd, client, threads) if warm else []
+    with sweep_progress(len(cells) + len(cold), len(done), enabled=progress) as advance:
         def finished(res: CellOutput) -> None:
             write_cell(sd, res.index, res.tables, man)
             stats["games"] += res.games
             advance(res.games)
 
-        try:
+        def finished_cold(res: CellOutput) -> None:
+            write_json_atomic(_cold_file(sd, res.index), _cold_result(res, spec))
+            stats["games"] += res.games
+            advance(res.games)
+
+        def play(batch: list[CellJob], done_: Any) -> None:
             if client is not None:
-                run_dask(jobs, client, finished)
+                run_dask(batch, client, done_)
             else:
-                run_local(jobs, compiled, finished, threads)
+                run_local(batch, compiled, done_, threads)
+
+        try:
+            if warm:
+                play(cold, finished_cold)
+                jobs = _warm_jobs(spec, cells, jobs, sd)
+            play(jobs, finished)
         except KeyboardInterrupt:
             clean_partial(sd)  # an interrupted write leaves no temporary directory behind
             raise
     return SweepReport(sd, len(cells), len(todo), len(done), stats["games"], time.perf_counter() - t0)
+
+
+# -- the warm start of a metric = "equilibrium" sweep (sim.analysis.sweep_equilibrium) ---------
+COLD_DIR = "_cold"   # each cell's cold-pass population, one JSON file a cell (a resume keeps them)
+
+
+def _cold_file(sd: Path, index: int) -> Path:
+    return sd / COLD_DIR / f"cell={index}.json"
+
+
+def _cold_jobs(spec: Spec, cells: list, todo: list, sd: Path, client, threads: int | None) -> list[CellJob]:
+    """The cold pass still to grow: every unfinished cell and its neighbours, less those
+    whose cold population is on disk already."""
+    from sim.sweep.neighbours import neighbours
+
+    (sd / COLD_DIR).mkdir(exist_ok=True)
+    nb = neighbours(spec.axes, [c.params for c in cells])
+    need = sorted({j for c in todo for j in (c.index, *nb[c.index])})
+    points = [c.params for c in cells]
+    cols = {k: [pt[k] for pt in points] for k in (points[0] if points else {})}
+    p = spec.plan
+    return [CellJob(spec.game, j, {k: column_value(cols[k], v) for k, v in cells[j].params.items()},
+                    cells[j].config, spec.seed, cell_spawn(spec, cells[j].params), p.games, p.target_ci, p.batch,
+                    p.max_games, p.block, 1 if client is not None else threads, spec.equilibrium, _runner(spec))
+            for j in need if not _cold_file(sd, j).is_file()]
+
+
+def _cold_result(res: CellOutput, spec: Spec) -> dict:
+    """What the warm pass takes from a cell's cold pass: its population, value and CI."""
+    row = res.tables["summary"].row(0, named=True)
+    return {"population": {s: json.loads(row[f"{s}_population"]) for s in spec.equilibrium["labels"]},
+            "rate": row["rate"], "rate_ci_low": row["rate_ci_low"], "rate_ci_high": row["rate_ci_high"],
+            "exploitability": row["exploitability"], "games": row["games"]}
+
+
+def _warm_jobs(spec: Spec, cells: list, jobs: list[CellJob], sd: Path) -> list[CellJob]:
+    """Each cell's job grown again from its own cold population, then its neighbours' (in
+    cell order, each member once); the cold value goes into the row beside the warm one."""
+    from dataclasses import replace
+
+    from sim.sweep.neighbours import neighbours
+
+    nb = neighbours(spec.axes, [c.params for c in cells])
+    out = []
+    for job in jobs:
+        got = {j: json.loads(_cold_file(sd, j).read_text()) for j in (job.index, *nb[job.index])}
+        start = {s: list(dict.fromkeys(t for j in (job.index, *nb[job.index]) for t in got[j]["population"][s]))
+                 for s in spec.equilibrium["labels"]}
+        own = got[job.index]
+        out.append(replace(job, equilibrium={**spec.equilibrium, "start": start, "warm_from": nb[job.index],
+                                             "cold": {k: v for k, v in own.items() if k != "population"}}))
+    return out

@@ -330,7 +330,7 @@ def _equilibrium(raw: dict, ad: Game, base: dict, spec_dir: Path) -> dict | None
     if not isinstance(t, dict):
         raise SimInputError("[equilibrium]: expected a table")
     o = equilibrium_options(ad, ad.base_cell(base, spec_dir), t, "equilibrium", "sweep spec")
-    return {k: o[k] for k in ("labels", "families", "rounds", "budget", "games", "epsilon")}
+    return {k: o[k] for k in ("labels", "families", "rounds", "budget", "games", "epsilon", "warm")}
 
 
 def load_spec(path: str | Path, *, seed: int | None = None, games: int | None = None) -> Spec:

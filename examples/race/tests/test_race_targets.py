@@ -186,3 +186,55 @@ def test_sweep_metric_equilibrium_bad_inputs(tmp_path):
         r = CliRunner().invoke(app, ["sweep", str(spec), "--out", str(tmp_path / "x")])
         assert r.exit_code == 2 and msg in r.stderr and r.stderr.strip().count("\n") == 0, (new, r.stderr)
         assert not (tmp_path / "x").exists()
+
+
+def _rows(r) -> dict:
+    assert r.exit_code == 0, r.output
+    return {x["rules.head_start"]: x for x in json.loads(r.stdout)["rows"]}
+
+
+def test_sweep_of_equilibria_is_warm_started_from_the_neighbours(tmp_path):
+    """``warm = true`` (the default): each cell is grown from the tiers (the cold pass), then
+    again from its own and its neighbours' cold populations. Checked: every neighbour's cold
+    member is in the warm population; the warm value is within ε and the noise of the exact
+    equilibrium; the cold value equals a ``warm = false`` sweep's (the same cells, the same
+    streams); a cell deleted and resumed comes back identical from the kept cold pass."""
+    spec = tmp_path / "eq.toml"
+    start = 'tiers = { p1 = ["threshold@k=-15"], p2 = ["threshold@k=15"] }\n'
+    text = (EQ_SWEEP.replace("[equilibrium]\n", "[equilibrium]\n" + start)
+            .replace('families = { p1 = ["bold"], p2 = ["bold"] }', 'families = { p1 = ["threshold"], p2 = ["threshold"] }')
+            .replace("rounds = 3", "rounds = 1").replace("budget = 6", "budget = 3")
+            .replace("values = [0, 2, 4]", "values = [0, 1, 2, 3]"))
+    spec.write_text(text)
+    out = tmp_path / "o"
+    warm = _rows(CliRunner().invoke(app, ["sweep", str(spec), "--out", str(out), "--json"]))
+    cold_dir = next(out.glob("game=race/sweep=*")) / "_cold"
+    cold = {h: json.loads((cold_dir / f"cell={h}.json").read_text()) for h in range(4)}  # cell i is head start i
+    grew = 0
+    for h, row in warm.items():
+        nb = [k for k in (h - 1, h + 1) if 0 <= k <= 3]
+        assert json.loads(row["warm_from"]) == nb
+        for side in ("p1", "p2"):
+            pop = json.loads(row[f"{side}_population"])
+            wanted = [t for k in (h, *nb) for t in cold[k]["population"][side]]
+            assert set(wanted) <= set(pop), (h, side, wanted, pop)
+            grew += len(set(wanted) - set(cold[h]["population"][side]))
+        assert row["cold_rate"] == cold[h]["rate"]
+        tree = _tree(h)
+        exact = solve_zero_sum(np.array([[_pair(tree, a, b) for b in FAMILY] for a in FAMILY]))[0]
+        se = (row["rate_ci_high"] - row["rate_ci_low"]) / (2 * Z)
+        assert abs(row["rate"] - exact) < 0.02 + 4 * se, (row, exact)
+    assert grew > 0  # some cell started from a member only a neighbour had found
+    spec.write_text(text.replace("budget = 3", "budget = 3\nwarm = false"))
+    plain = _rows(CliRunner().invoke(app, ["sweep", str(spec), "--out", str(tmp_path / "c"), "--json"]))
+    assert all(plain[h]["rate"] == warm[h]["cold_rate"] and "cold_rate" not in plain[h] for h in plain)
+    assert list((tmp_path / "c").glob("game=race/sweep=*")) and not list((tmp_path / "c").glob("game=race/sweep=*/_cold"))
+    spec.write_text(text)
+    import shutil
+    shutil.rmtree(cold_dir.parent / "cell=2")
+    r = CliRunner().invoke(app, ["sweep", str(spec), "--out", str(out), "--json"])
+    assert _rows(r) == warm
+    assert json.loads(r.stdout)["games"] == warm[2]["games"]  # the cold pass was kept, not grown again
+    spec.write_text(text.replace("budget = 3", "budget = 3\nwarm = 1"))
+    r = CliRunner().invoke(app, ["sweep", str(spec), "--out", str(tmp_path / "x")])
+    assert r.exit_code == 2 and "equilibrium.warm" in r.stderr and r.stderr.strip().count("\n") == 0, r.stderr
