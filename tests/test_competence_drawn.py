@@ -155,3 +155,44 @@ def test_default_strategies_are_competent_on_drawn_setups(name, sides, games, se
     res = drawn_competence(g, _specs(g, **sides), draw_setups(g, 2, seed), games, seed)
     bad = res.rows.filter(res.rows["value_ci_high"] < 0)
     assert bad.height == 0, bad.select("setup", "ability", "value_to_side", "value_ci_low", "value_ci_high").to_dicts()
+
+
+def test_tuned_on_each_table_plays_the_knobs_tuned_there():
+    """``tune``: each drawn race is tuned before its abilities are withheld. Against exact
+    win probabilities (sim_race.exact): every kept tuning is no worse than the family's
+    defaults on that race and close to the best threshold there; the rows are measured under
+    exactly the tuned strategies; the optimum moves with the race (the tuned knobs are not
+    one table's); and the tuned players are competent on every race."""
+    from sim_race.exact import exact_for
+
+    g = get("race")
+    specs = _specs(g, p1="threshold", p2="bold")
+    drawn = draw_setups(g, 4, 7)
+    res = drawn_competence(g, specs, drawn, 3000, 7, tune=["p1"], tune_budget=12, tune_games=1500)
+    assert len(res.tuned) == 4
+    ks, apart = set(), 0
+    for i, ((_, tree), found) in enumerate(zip(drawn, res.tuned)):
+        played = found["p1"]["strategy"]
+        rows = res.rows.filter(res.rows["setup_index"] == i)
+        assert set(rows["strategies"]) == {f"p1={played}; p2=bold"}
+        p2 = specs["p2"]
+
+        def exact(label):
+            setup, st_ = _cell(g, tree, parse_spec(g, "p1", label), p2)[1]
+            return exact_for(setup, st_["p1"], st_["p2"])
+
+        best = max(exact(f"threshold@k={k}") for k in range(-20, 21))
+        assert exact(played) >= exact("threshold") - 0.01, (i, played)
+        assert exact(played) >= best - 0.03, (i, played, best)
+        full = rows["full_rate"][0]  # the full game as measured: the tuned strategy's, not the defaults'
+        se = (full * (1 - full) / 3000) ** 0.5
+        assert abs(full - exact(played)) < 4 * se, (i, full, exact(played))
+        apart += abs(exact(played) - exact("threshold")) > 8 * se
+        ks.add(played)
+    assert len(ks) > 1  # the best threshold differs from race to race
+    assert apart > 0    # somewhere the tuned and the default strategy are told apart by the rate
+    assert res.verdict == "competent"
+    r = runner.invoke(app, ["race", "competence", "--p1", "bold", "--tune", "p1", "--setups", "1"])
+    assert r.exit_code == 2 and "no knobs to tune" in r.stderr and r.stderr.strip().count("\n") == 0, r.stderr
+    r = runner.invoke(app, ["race", "competence", "--tune", "p3", "--setups", "1"])
+    assert r.exit_code == 2 and "--tune p3" in r.stderr and r.stderr.strip().count("\n") == 0, r.stderr

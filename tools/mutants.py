@@ -374,4 +374,13 @@ MUTANTS: list[Mutant] = [
            'warm = raw.get("warm", False)',
            ("examples/race/tests/test_race_targets.py::test_sweep_of_equilibria_is_warm_started_from_the_neighbours",),
            "an equilibrium sweep is not warm-started unless asked"),
+    Mutant("competence_tuning_unused", "sim/analysis/competence.py",
+           "_, (setup, strategies) = _cell(game, tree, *played.values())",
+           "_, (setup, strategies) = _cell(game, tree, *specs.values())",
+           ("tests/test_competence_drawn.py::test_tuned_on_each_table_plays_the_knobs_tuned_there",),
+           "competence --tune tunes each table but withholds abilities under the untuned strategies"),
+    Mutant("competence_tuning_sign", "sim/analysis/competence.py", "(1 if side == first else -1)",
+           "(1 if side != first else -1)",
+           ("tests/test_competence_drawn.py::test_tuned_on_each_table_plays_the_knobs_tuned_there",),
+           "a tuning is kept when it is worse than the defaults for its side"),
 ]

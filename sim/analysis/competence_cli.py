@@ -45,12 +45,17 @@ def competence_command(game: Game) -> Callable:
 
         sides = {s: kw.pop(f"side_{s}") for s in game.sides}
         check_run_counts(kw["games"], kw["threads"], 1)
+        if kw["tune"]:
+            check_run_counts(kw["tune_games"], kw["threads"], 1)
+            if not 1 <= kw["tune_budget"] <= 10_000:
+                raise SimInputError(f"--tune-budget must be 1 … 10,000 evaluations, got {kw['tune_budget']}")
         drawn = draw_setups(game, kw["setups"], kw["seed"])
         first = game.compile(drawn[0][1])
         specs = _specs(game, sides, kw["strategy"], game.sides_of(first))
         od = claim_out(kw["out"])
         with guard(od):
-            res = drawn_competence(game, specs, drawn, kw["games"], kw["seed"], threads=kw["threads"])
+            res = drawn_competence(game, specs, drawn, kw["games"], kw["seed"], threads=kw["threads"],
+                                   tune=kw["tune"], tune_budget=kw["tune_budget"], tune_games=kw["tune_games"])
             d = res.to_json()
             err = save_tables(od, {"competence": res.rows}, manifest(game.name, {}, kw["seed"], {
                 "command": f"sim {game.name} competence", **{k: d[k] for k in d if k != "abilities"}}))
@@ -71,6 +76,11 @@ def competence_command(game: Game) -> Callable:
         _param("strategy", List[str], typer.Option([], "--strategy", help="SIDE=SPEC (repeatable): a side's "
                                                     "strategy, for games whose sides are the setup's (trpg: "
                                                     "players=focus).")),
+        _param("tune", List[str], typer.Option([], "--tune", help="SIDE (repeatable): tune that side's knobs on "
+                                                "each drawn setup first (sim tune against the other side), then "
+                                                "withhold its abilities under the tuned knobs.")),
+        _param("tune_budget", int, typer.Option(20, "--tune-budget", help="Knob evaluations per tuned side and setup.")),
+        _param("tune_games", int, typer.Option(2_000, "--tune-games", help="Games per evaluation of the tuning.")),
         _param("threads", Optional[int], typer.Option(None, "--threads", help="Worker threads (default: all cores).")),
         _param("as_json", bool, typer.Option(False, "--json", help="Print the result as JSON.")),
         _param("out", Optional[Path], typer.Option(None, "--out", help="Write the table (parquet) and manifest here.")),
@@ -106,8 +116,13 @@ def print_competence(con, res) -> None:
     con.print(t)
     w = res.worst
     con.print(f"worst: {w['withheld']} on setup #{w['setup_index']} ({w['setup']}): {100 * w['value_to_side']:+.1f} "
-              f"points for {w['side']} [{100 * w['value_ci_low']:+.1f}, {100 * w['value_ci_high']:+.1f}]",
-              soft_wrap=True, highlight=False, markup=False)
+              f"points for {w['side']} [{100 * w['value_ci_low']:+.1f}, {100 * w['value_ci_high']:+.1f}]"
+              + (f", under {w['strategies']}" if res.tuned else ""), soft_wrap=True, highlight=False, markup=False)
+    if res.tuned:
+        kept = sum(f["kept"] for t in res.tuned for f in t.values())
+        con.print(f"tuned on each setup: {', '.join(res.tuned[0])}; the tuned knobs beat the defaults on fresh "
+                  f"games and were kept {kept} of {sum(len(t) for t in res.tuned)} times (each setup's in --json: "
+                  f"tuned_per_setup)", soft_wrap=True, highlight=False, markup=False)
     v = res.verdict
     con.print("verdict: competent: every ability's interval lies above −1 point" if v == "competent" else
               "verdict: [bold red]not competent: a side gains by giving an ability up[/bold red]" if v == "not competent"
