@@ -71,6 +71,7 @@ class _Cells:
         self.client = client
         self.counts: dict[tuple, list[int]] = {}
         self.players: dict[tuple, Any] = {}
+        self.cfgs: dict[tuple, dict] = {}   # a pair's cell config, built once (Dask batches)
         self.used = 0
 
     def need(self, pairs: Sequence[tuple[Tier, Tier]], games: int) -> None:
@@ -84,7 +85,10 @@ class _Cells:
                 todo.append((key, g, games - g))
         if not todo:
             return
-        cfgs = [_cell(self.game, self.tree, *key)[0] for key, _, _ in todo]
+        for key, _, _ in todo:  # a pair's config once: building it compiles (the Looper's setup search)
+            if key not in self.cfgs:
+                self.cfgs[key] = _cell(self.game, self.tree, *key)[0]
+        cfgs = [self.cfgs[key] for key, _, _ in todo]
         futures = self.client.map(play_batch, [self.game.name] * len(todo), cfgs, [self.seed] * len(todo),
                                   [self.spawn] * len(todo), [g for _, g, _ in todo], [n for _, _, n in todo],
                                   pure=False)
