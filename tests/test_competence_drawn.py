@@ -196,3 +196,22 @@ def test_tuned_on_each_table_plays_the_knobs_tuned_there():
     assert r.exit_code == 2 and "no knobs to tune" in r.stderr and r.stderr.strip().count("\n") == 0, r.stderr
     r = runner.invoke(app, ["race", "competence", "--tune", "p3", "--setups", "1"])
     assert r.exit_code == 2 and "--tune p3" in r.stderr and r.stderr.strip().count("\n") == 0, r.stderr
+
+
+@settings(max_examples=2, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(seed=st.integers(0, 2**20))
+@pytest.mark.parametrize("name, sides", [
+    ("werewolf", {"village": "claims", "wolves": "claims"}),
+    ("trpg", {"players": "focus", "kaii": "focus"}),
+])
+def test_strategies_tuned_on_each_drawn_table_are_competent(name, sides, seed):
+    """The property under tuned play: on each drawn table both sides' knobs are tuned there
+    first (``tune``), and no optional ability's simultaneous interval lies below 0 for its
+    own side under the knobs tuned."""
+    g = get(name)
+    res = drawn_competence(g, _specs(g, **sides), draw_setups(g, 1, seed), 3000, seed, tune=list(sides),
+                           tune_budget=6, tune_games=1000)
+    assert len(res.tuned) == 1 and set(res.tuned[0]) == set(sides)
+    bad = res.rows.filter(res.rows["value_ci_high"] < 0)
+    assert bad.height == 0, bad.select("setup", "strategies", "ability", "value_to_side", "value_ci_high").to_dicts()
