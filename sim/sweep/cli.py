@@ -79,13 +79,15 @@ def sweep_cmd(
     t = Table(title=f"{metric} per cell (95% CI)" + (": each cell's grown equilibrium value, with its "
                                                       "exploitability (the larger best-response gain)" if eq else ""))
     axes = [a.path for a in sp.axes]
+    warm = "cold_rate" in df.columns  # a warm-started sweep of equilibria: the cold pass beside it
     for c in ["cell", *axes, "games", "value" if eq else "rate", "95% CI", *(["exploitability"] if eq else []),
-              *(["in the target"] if tg else [])]:
+              *(["cold value (from the tiers alone)"] if warm else []), *(["in the target"] if tg else [])]:
         t.add_column(c, justify="right")
     for r in df.head(60).iter_rows(named=True):
         t.add_row(str(r["cell"]), *[str(r[a]) for a in axes], f"{r['games']:,}", f"{r['rate']:.4f}",
                   f"{r['rate_ci_low']:.4f} – {r['rate_ci_high']:.4f}",
                   *([f"{100 * r['exploitability']:+.1f} points"] if eq else []),
+                  *([f"{r['cold_rate']:.4f} ({100 * r['cold_exploitability']:+.1f})"] if warm else []),
                   *([in_band(tg, r["rate"], r["rate_ci_low"], r["rate_ci_high"])] if tg else []))
     con.print(t)
     if df.height > 60:
