@@ -9,16 +9,17 @@ STAMP := $(VENV)/.installed
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 
-# `sim precompile`: the built-in strategies' kernels compiled now, in parallel processes
-# (issue 42), so a designer's first run and the test suite load them instead of compiling.
-# Not the Looper's yet: one kernel per pair there, bayes's alone takes minutes (docs/performance.md).
+# `sim precompile --light`: the built-in strategies' kernels compiled now, in parallel processes
+# (issue 42), so a designer's first run and the test suite load them instead of compiling —
+# every game's, the Looper's players but its filter's (bayes, planner, oracle_planner: ten to
+# twenty CPU minutes each cold; `sim precompile looper` builds them too; docs/performance.md).
 # constraints.txt: the versions known to pass (pip freeze of a passing venv, updated on
 # purpose: `make constraints`); pyproject.toml keeps the compatible ranges for users.
 $(STAMP): pyproject.toml examples/race/pyproject.toml constraints.txt | $(BIN)/python
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -c constraints.txt -e ".[test]"
 	$(BIN)/python -m pip install -q -c constraints.txt -e ./examples/race
-	$(BIN)/sim precompile werewolf trpg race
+	$(BIN)/sim precompile --light
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -195,6 +195,9 @@ def _register() -> None:
 def precompile_cmd(
     game: list[str] = typer.Argument(None, help="Games to compile (default: every one)."),
     jobs: int = typer.Option(0, "--jobs", help="Worker processes (default: one per core)."),
+    light: bool = typer.Option(False, "--light", help="Leave out the kernels that take minutes to compile "
+                               "(the Looper's bayes, planner and oracle_planner: they compile on first use, "
+                               "saying so)."),
 ) -> None:
     """Compile the kernels of every built-in strategy now, in parallel processes (make
     install does this), so no later command waits for a compile."""
@@ -208,7 +211,7 @@ def precompile_cmd(
             raise SimInputError(f"no game {g!r}{did_you_mean(g, known)}; games: {', '.join(known)}")
     if jobs < 0:
         raise SimInputError("--jobs must be at least 1 (0: one per core)")
-    precompile(game or (), jobs or None)
+    precompile(game or (), jobs or None, light=light)
 
 
 _register()

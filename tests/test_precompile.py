@@ -64,3 +64,16 @@ def test_kernel_pairs_cover_each_kind_of_view():
 
     tr = [scenario_oracles(s) for s, _ in get("trpg").kernel_pairs()]
     assert any(any("oracle_focus" in v for v in o.values()) for o in tr) and any(not o for o in tr)
+
+
+def test_light_leaves_out_only_the_filter_players_kernels():
+    """``--light`` (make install): every game's kernels but those of the Looper's filter
+    players, whose compiles take minutes; the others all stay."""
+    from sim.core.game import get
+    from sim.core.precompile import tasks
+
+    every, light = tasks(), tasks(light=True)
+    left = [get(g).kernel_pairs()[i][1] for g, i in every if (g, i) not in light]
+    assert sorted(p["player"] for p in left) == ["bayes", "oracle_planner", "planner"]
+    assert {g for g, _ in light} == {g for g, _ in every}
+    assert tasks(["looper"], light=True) == [t for t in light if t[0] == "looper"]

@@ -224,6 +224,11 @@ class Game:
         reps = [representatives(regs[s].names()) for s in sides]
         return [(setup, dict(zip(sides, combo))) for combo in itertools.product(*reps)]
 
+    def heavy_kernel(self, given: Mapping[str, str]) -> bool:
+        """Whether the kernel of a :meth:`kernel_pairs` pair takes minutes to compile
+        (``sim precompile --light`` leaves those to their first use)."""
+        return False
+
     def setup_oracles(self, setup: Any) -> dict[str, str]:
         """Oracle strategies a setup itself names (the TRPG's per-character strategies):
         who → name; the sides' strategies are labelled from their names."""

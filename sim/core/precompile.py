@@ -25,15 +25,17 @@ from typing import Iterable
 ORDER = ("looper", "werewolf", "trpg")
 
 
-def tasks(only: Iterable[str] = ()) -> list[tuple[str, int]]:
-    """``(game, i)``: the i-th of the game's :meth:`~sim.core.game.Game.kernel_pairs`."""
+def tasks(only: Iterable[str] = (), light: bool = False) -> list[tuple[str, int]]:
+    """``(game, i)``: the i-th of the game's :meth:`~sim.core.game.Game.kernel_pairs`
+    (``light``: not those :meth:`~sim.core.game.Game.heavy_kernel` names)."""
     from sim.core.game import games
 
     only = set(only)
     found = games()
     names = sorted(found, key=lambda g: (ORDER.index(g) if g in ORDER else len(ORDER), g))
     return [(name, i) for name in names if not only or name in only
-            for i in range(len(found[name].kernel_pairs()))]
+            for i, (_, given) in enumerate(found[name].kernel_pairs())
+            if not (light and found[name].heavy_kernel(given))]
 
 
 def compile_one(name: str, i: int) -> tuple[str, str, float]:
@@ -50,10 +52,10 @@ def compile_one(name: str, i: int) -> tuple[str, str, float]:
     return name, label, time.perf_counter() - t
 
 
-def precompile(only: Iterable[str] = (), jobs: int | None = None, *, out=sys.stderr) -> float:
+def precompile(only: Iterable[str] = (), jobs: int | None = None, *, light: bool = False, out=sys.stderr) -> float:
     """Compile the kernels of :func:`tasks` with ``jobs`` worker processes (default: the
     cores); returns the wall seconds. Each finished task is one line on ``out``."""
-    todo = tasks(only)
+    todo = tasks(only, light)
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(todo) or 1))
     t0 = time.perf_counter()
     print(f"compiling {len(todo)} kernels of the built-in strategies in {jobs} processes "

@@ -67,6 +67,11 @@ class Looper(Game):
         names = sorted(PLAYERS.names(), key=lambda p: not any(h in p for h in heavy))
         return [(setup, {"player": p, "scriptwriter": "random"}) for p in names]
 
+    def heavy_kernel(self, given):
+        """The filter's players (bayes, planner, oracle_planner): a kernel of theirs compiles
+        for ten to twenty CPU minutes cold (docs/performance.md)."""
+        return any(h in given["player"] for h in ("planner", "bayes"))
+
     def registries_of(self, setup):
         """The registries; without a script in ``[setup]`` (no key person, P-19) the `fixed`
         scriptwriter has nothing to play, so the tiers of ``sim ladder`` / ``equilibrium``
