@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 from sim.cli import app
 from sim.core.game import get
 from sim.looper.game import run
+from strategies.looper.adversarial import REFINE
 
 GAME = get("looper")
 runner = CliRunner()
@@ -30,7 +31,7 @@ def _exploits(against, seed=3, games=200):
 def test_search_against_player_beats_random_setups():
     ex = _exploits("cautious")
     assert set(ex["against"]) == {"cautious"}
-    assert (ex["search_games"] == 8).all()  # one player scored, trials games each
+    assert (ex["search_games"] == REFINE * 8).all()  # one player scored, the short list's REFINE × trials games each
     vs_random = run(2000, 3, player="cautious", scriptwriter="random").summary["player_win_rate"][0]
     assert vs_random > 0.5
     assert ex["player_win_rate"][0] < vs_random - 0.5 and ex["player_win_rate"].mean() < vs_random
@@ -95,7 +96,7 @@ def test_against_each_scores_against_the_player_it_faces():
     setup = GAME.setup(sets=["scriptwriter.against=each", *SMALL])
     st = GAME.strategies({"player": "cautious", "scriptwriter": "adversarial"})
     ex = GAME.run(setup, st, 100, 4).tables["exploits"]
-    assert set(ex["against"]) == {"cautious"} and (ex["search_games"] == 8).all()
+    assert set(ex["against"]) == {"cautious"} and (ex["search_games"] == REFINE * 8).all()
     assert ex["player_win_rate"][0] < 0.5
 
 

@@ -47,7 +47,8 @@ def test_the_library_seeds_the_search_and_a_designers_folder_joins_it(tmp_path):
     assert len(library_rows(roster, [tmp_path])) == len(lib) + 1
 
 
-@pytest.mark.parametrize("player", ["cautious", "deducer"])
+@pytest.mark.parametrize("player", ["cautious", "deducer", pytest.param("planner", marks=pytest.mark.heavy),
+                                    pytest.param("bayes", marks=pytest.mark.heavy)])
 def test_the_exploit_list_reaches_the_strongest_library_script(player):
     """Against the player it is aimed at, the best setup of the exploit list holds that
     player at most to what the strongest library script does (both re-measured on the same
