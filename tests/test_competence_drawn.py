@@ -204,6 +204,7 @@ def test_tuned_on_each_table_plays_the_knobs_tuned_there():
 @pytest.mark.parametrize("name, sides", [
     ("werewolf", {"village": "claims", "wolves": "claims"}),
     ("trpg", {"players": "focus", "kaii": "focus"}),
+    ("looper", {"player": "cautious", "scriptwriter": "random"}),
 ])
 def test_strategies_tuned_on_each_drawn_table_are_competent(name, sides, seed):
     """The property under tuned play: on each drawn table both sides' knobs are tuned there
