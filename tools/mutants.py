@@ -379,8 +379,8 @@ MUTANTS: list[Mutant] = [
            "_, (setup, strategies) = _cell(game, tree, *specs.values())",
            ("tests/test_competence_drawn.py::test_tuned_on_each_table_plays_the_knobs_tuned_there",),
            "competence --tune tunes each table but withholds abilities under the untuned strategies"),
-    Mutant("competence_tuning_sign", "sim/analysis/competence.py", "(1 if side == first else -1)",
-           "(1 if side != first else -1)",
+    Mutant("competence_tuning_sign", "sim/analysis/competence.py", "(1 if r.maximise else -1)",
+           "(1 if not r.maximise else -1)",
            ("tests/test_competence_drawn.py::test_tuned_on_each_table_plays_the_knobs_tuned_there",),
            "a tuning is kept when it is worse than the defaults for its side"),
 ]

@@ -85,13 +85,12 @@ def tune_on_setup(game: Game, tree: dict, specs: Mapping[str, Spec], sides: Sequ
     from sim.core.knobs import tunable_knobs
 
     out, found = dict(specs), {}
-    first = game.sides_of(game.compile(tree))[0]
     for side in sides:
         if not tunable_knobs(game.strategy(side, out[side].name)):
             raise SimInputError(f"--tune {side}: {side}'s strategy {out[side].name!r} has no knobs to tune")
         r = tune(game, tree, side, out[side].name, {s: sp for s, sp in out.items() if s != side}, budget=budget,
                  games=games, seed=seed, threads=threads)
-        gain = (r.tuned_rate - r.baseline_rate) * (1 if side == first else -1)
+        gain = (r.tuned_rate - r.baseline_rate) * (1 if r.maximise else -1)
         keep = gain > 0
         if keep:
             out[side] = r.spec

@@ -13,8 +13,9 @@ def equilibrium_options(game, base: dict, raw: dict, name: str, kind: str) -> di
     """A ``[adapt]`` (balance) or ``[equilibrium]`` (sweep) table, checked, with its
     defaults: the starting population (default: [base]'s strategies), more families, rounds,
     budget, games per cell, ε and ``warm`` (default true: each setting's growth starts from
-    its neighbours' populations as well as the tiers; false: from the tiers alone). ``labels`` keeps the tiers as text (picklable, for a
-    sweep job); ``rows`` / ``cols`` are the parsed tiers."""
+    its neighbours' populations as well as the tiers; false: from the tiers alone).
+    ``labels`` keeps the tiers as text (picklable, for a sweep job); ``rows`` / ``cols``
+    are the parsed tiers."""
     from sim.analysis.metagame import parse_tier, two_sides
 
     check_keys({name: raw}, {name: SCHEMA}, kind)

@@ -62,9 +62,8 @@ class Looper(Game):
         scriptwriter (sim.looper.game.kernel_for): one run per player builds them all."""
         from strategies.looper import PLAYERS
 
-        setup = self.setup()
-        heavy = ("planner", "bayes")  # the longest compiles first: two cores finish together
-        names = sorted(PLAYERS.names(), key=lambda p: not any(h in p for h in heavy))
+        setup = self.setup()  # the longest compiles first: two cores finish together
+        names = sorted(PLAYERS.names(), key=lambda p: not self.heavy_kernel({"player": p}))
         return [(setup, {"player": p, "scriptwriter": "random"}) for p in names]
 
     def heavy_kernel(self, given):

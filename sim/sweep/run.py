@@ -90,15 +90,27 @@ def _run(spec: Spec, cells: list, out: str | Path, client, threads: int | None, 
     done = done_cells(sd)
     todo = [c for c in cells if c.index not in done]
     p = spec.plan
-    jobs = [CellJob(spec.game, c.index, {k: column_value(cols[k], v) for k, v in c.params.items()}, c.config,
-                    spec.seed, cell_spawn(spec, c.params), p.games, p.target_ci, p.batch, p.max_games, p.block,
-                    1 if client is not None else threads, spec.equilibrium, _runner(spec))
-            for c in todo]
+
+    def job_of(c) -> CellJob:
+        return CellJob(spec.game, c.index, {k: column_value(cols[k], v) for k, v in c.params.items()}, c.config,
+                       spec.seed, cell_spawn(spec, c.params), p.games, p.target_ci, p.batch, p.max_games, p.block,
+                       1 if client is not None else threads, spec.equilibrium, _runner(spec))
+
+    jobs = [job_of(c) for c in todo]
     compiled = {c.index: c.compiled for c in todo}
     stats = {"games": 0, "seconds": 0.0}
     t0 = time.perf_counter()
     warm = bool(spec.equilibrium and spec.equilibrium.get("warm") and len(cells) > 1)
-    cold = _cold_jobs(spec, cells, todo, sd, client, threads) if warm else []
+    if warm:
+        from sim.sweep.neighbours import neighbours
+
+        nb = neighbours(spec.axes, points)
+        (sd / COLD_DIR).mkdir(exist_ok=True)
+        # the cold pass still to grow: every unfinished cell and its neighbours, less those on disk
+        cold = [job_of(cells[j]) for j in sorted({j for c in todo for j in (c.index, *nb[c.index])})
+                if not _cold_file(sd, j).is_file()]
+    else:
+        cold = []
     with sweep_progress(len(cells) + len(cold), len(done), enabled=progress) as advance:
         def finished(res: CellOutput) -> None:
             write_cell(sd, res.index, res.tables, man)
@@ -119,7 +131,7 @@ def _run(spec: Spec, cells: list, out: str | Path, client, threads: int | None, 
         try:
             if warm:
                 play(cold, finished_cold)
-                jobs = _warm_jobs(spec, cells, jobs, sd)
+                jobs = _warm_jobs(spec, nb, jobs, sd)
             play(jobs, finished)
         except KeyboardInterrupt:
             clean_partial(sd)  # an interrupted write leaves no temporary directory behind
@@ -135,23 +147,6 @@ def _cold_file(sd: Path, index: int) -> Path:
     return sd / COLD_DIR / f"cell={index}.json"
 
 
-def _cold_jobs(spec: Spec, cells: list, todo: list, sd: Path, client, threads: int | None) -> list[CellJob]:
-    """The cold pass still to grow: every unfinished cell and its neighbours, less those
-    whose cold population is on disk already."""
-    from sim.sweep.neighbours import neighbours
-
-    (sd / COLD_DIR).mkdir(exist_ok=True)
-    nb = neighbours(spec.axes, [c.params for c in cells])
-    need = sorted({j for c in todo for j in (c.index, *nb[c.index])})
-    points = [c.params for c in cells]
-    cols = {k: [pt[k] for pt in points] for k in (points[0] if points else {})}
-    p = spec.plan
-    return [CellJob(spec.game, j, {k: column_value(cols[k], v) for k, v in cells[j].params.items()},
-                    cells[j].config, spec.seed, cell_spawn(spec, cells[j].params), p.games, p.target_ci, p.batch,
-                    p.max_games, p.block, 1 if client is not None else threads, spec.equilibrium, _runner(spec))
-            for j in need if not _cold_file(sd, j).is_file()]
-
-
 def _cold_result(res: CellOutput, spec: Spec) -> dict:
     """What the warm pass takes from a cell's cold pass: its population, value and CI."""
     row = res.tables["summary"].row(0, named=True)
@@ -160,14 +155,11 @@ def _cold_result(res: CellOutput, spec: Spec) -> dict:
             "exploitability": row["exploitability"], "games": row["games"]}
 
 
-def _warm_jobs(spec: Spec, cells: list, jobs: list[CellJob], sd: Path) -> list[CellJob]:
-    """Each cell's job grown again from its own cold population, then its neighbours' (in
-    cell order, each member once); the cold value goes into the row beside the warm one."""
+def _warm_jobs(spec: Spec, nb: list[list[int]], jobs: list[CellJob], sd: Path) -> list[CellJob]:
+    """Each cell's job grown again from its own cold population, then its neighbours' (``nb``,
+    in cell order, each member once); the cold value goes into the row beside the warm one."""
     from dataclasses import replace
 
-    from sim.sweep.neighbours import neighbours
-
-    nb = neighbours(spec.axes, [c.params for c in cells])
     out = []
     for job in jobs:
         got = {j: json.loads(_cold_file(sd, j).read_text()) for j in (job.index, *nb[job.index])}

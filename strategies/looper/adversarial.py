@@ -257,12 +257,12 @@ def search_setups(roster, rng: np.random.Generator, players: Sequence, proposals
     short = np.unique(np.concatenate([order[:2 * keep], lib_idx])).astype(np.int64)
     key2 = rng.integers(0, 2**63, size=4, dtype=np.uint64)
     w2 = score_setups(roster, cand[short], key2, REFINE * trials, players)
-    kept = short[np.lexsort((short, w2))[:keep]]
-    best = cand[kept]
+    top = np.lexsort((short, w2))[:keep]
+    best = cand[short[top]]
     if not with_scores:
         return best
     games = np.full(len(best), REFINE * trials * len(players), np.int64)
-    return np.column_stack([best, w2[np.lexsort((short, w2))[:keep]], games])
+    return np.column_stack([best, w2[top], games])
 
 
 def search_plan(against: str, proposals: int, trials: int) -> tuple[int, int]:
