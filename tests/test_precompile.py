@@ -40,6 +40,8 @@ def test_precompile_then_every_shipped_pair_runs_without_compiling(tmp_path):
         r = _sim(["race", "run", "--p1", s1, "--p2", s2, "--games", "200", "--seed", "1"], env)
         assert r.returncode == 0, r.stderr
     assert _kernels(tmp_path) == built  # nothing compiled after precompile
+    # the marker a ladder's compile_for reads: this pair is built under the current sources
+    assert list((tmp_path / "k" / "sim_fn").glob("*/precompiled/race-*")), "no precompile marker"
 
 
 def test_precompile_refuses_an_unknown_game():
@@ -51,7 +53,7 @@ def test_precompile_refuses_an_unknown_game():
 
 def test_kernel_pairs_cover_each_kind_of_view():
     """One pair per kind of view and side: Werewolf's honest and oracle wolves, each Looper
-    player (its own kernel), the TRPG's plain and oracle_focus sheets."""
+    pair (a kernel of its own), the TRPG's plain and oracle_focus sheets."""
     from sim.core.game import get
 
     ww = [p for _, p in get("werewolf").kernel_pairs()]
@@ -59,7 +61,10 @@ def test_kernel_pairs_cover_each_kind_of_view():
     lp = [p for _, p in get("looper").kernel_pairs()]
     from strategies.looper import PLAYERS
 
-    assert sorted(p["player"] for p in lp) == PLAYERS.names()
+    from strategies.looper import SCRIPTWRITERS
+
+    assert sorted((p["player"], p["scriptwriter"]) for p in lp) == \
+        sorted(itertools.product(PLAYERS.names(), SCRIPTWRITERS.names()))
     from sim.trpg.game import scenario_oracles
 
     tr = [scenario_oracles(s) for s, _ in get("trpg").kernel_pairs()]
@@ -74,6 +79,71 @@ def test_light_leaves_out_only_the_filter_players_kernels():
 
     every, light = tasks(), tasks(light=True)
     left = [get(g).kernel_pairs()[i][1] for g, i in every if (g, i) not in light]
-    assert sorted(p["player"] for p in left) == ["bayes", "oracle_planner", "planner"]
+    assert sorted({p["player"] for p in left}) == ["bayes", "oracle_planner", "planner"]
     assert {g for g, _ in light} == {g for g, _ in every}
     assert tasks(["looper"], light=True) == [t for t in light if t[0] == "looper"]
+
+
+def _looper_kernel_module(p, w) -> str:
+    """The generated module of a Looper pair's kernel (its digest names it; nothing compiles)."""
+    from sim.looper.game_nb import strategy_kernel
+
+    fn = strategy_kernel(p, w)
+    return getattr(fn, "py_func", fn).__module__
+
+
+def test_looper_precompile_covers_every_shipped_pair_and_the_search():
+    """A Looper pair is a kernel of its own: ``sim precompile --light`` (make install) must
+    build every pair but the filter players' — the `fixed` and `adversarial` ones too — and
+    the kernels the adversarial search scores its players in. Before this test the light
+    precompile built each player against `random` only, and 8 of the 12 light pairs compiled
+    on their first run (bench_first_run.py --light: up to 38 s)."""
+    from types import SimpleNamespace
+
+    from sim.core.game import get
+    from sim.core.precompile import tasks
+    from strategies.looper import PLAYERS, SCRIPTWRITERS, against_players
+    from strategies.looper import scriptwriter as _w
+    from strategies.looper.adversarial import DEFAULT_AGAINST
+
+    g = get("looper")
+    pairs = g.kernel_pairs()
+    built = {_looper_kernel_module(PLAYERS.get(p["player"]), SCRIPTWRITERS.get(p["scriptwriter"]))
+             for (g_, i) in tasks(["looper"], light=True) for p in [pairs[i][1]]}
+    for p in PLAYERS.names():
+        for w in SCRIPTWRITERS.names():
+            mod = _looper_kernel_module(PLAYERS.get(p), SCRIPTWRITERS.get(w))
+            assert (mod in built) != g.heavy_kernel({"player": p, "scriptwriter": w}), (p, w)
+    # the search's scoring kernels (strategies.looper.adversarial.score_setups)
+    writer = SimpleNamespace(setup=_w.pool_setup_nb, choose=_w.adversarial_choose_nb)
+    for p in against_players(DEFAULT_AGAINST):
+        assert _looper_kernel_module(p, writer) in built, p.name
+    # `fixed` pairs are built on a script (without one the run is an input error)
+    assert all(s.fixed_key for s, given in pairs if given["scriptwriter"] == "fixed")
+
+
+def test_a_matrix_compiles_its_missing_kernels_side_by_side(tmp_path, monkeypatch):
+    """``compile_for`` (called by every ladder / equilibrium matrix): the kernels the cells
+    play in that no precompile built are compiled in worker processes when two or more are
+    missing; one missing is left to the run; plug-ins and built pairs are not asked for."""
+    import sim.core.precompile as pc
+    from sim.core.game import get
+
+    monkeypatch.setenv("SIM_KERNEL_DIR", str(tmp_path))
+    monkeypatch.delenv("SIM_KERNELS", raising=False)
+    ran = []
+    monkeypatch.setattr(pc, "precompile", lambda **kw: ran.append(kw["todo"]))
+    cells = [{"village": v, "wolves": w} for v in ("random", "claims", "tests.x:y")
+             for w in ("random", "claims", "oracle_attack")]
+    g = get("werewolf")
+    assert pc.compile_for("werewolf", cells) == [("werewolf", 0), ("werewolf", 1)]
+    assert ran == [[("werewolf", 0), ("werewolf", 1)]]
+    m = pc._marker("werewolf", g.kernel_pairs()[1][1])  # one built: the other compiles where it plays
+    m.parent.mkdir(parents=True)
+    m.touch()
+    assert pc.compile_for("werewolf", cells) == [] and len(ran) == 1
+    # a Looper pair is its own kernel: three pairs, three tasks
+    lp = [{"player": "cautious", "scriptwriter": w} for w in ("random", "adversarial", "fixed")]
+    assert len(pc.compile_for("looper", lp)) == 3
+    monkeypatch.setenv("SIM_KERNELS", "single")  # a kernel per pair: nothing to share
+    assert pc.compile_for("looper", lp) == []

@@ -111,6 +111,10 @@ def measure(game: Game, tree: dict, rows: Sequence[Tier], cols: Sequence[Tier], 
     from sim.sweep.cell import CellJob
 
     pairs = [(i, j) for i in range(len(rows)) for j in range(len(cols))]
+    if client is None:  # a cold cache: the cells' kernels compiled side by side first (issue 42)
+        from sim.core.precompile import compile_for
+
+        compile_for(game.name, [{rows[i].side: rows[i].name, cols[j].side: cols[j].name} for i, j in pairs])
     jobs, compiled = [], {}
     for k, (i, j) in enumerate(pairs):
         cfg, comp = _cell(game, tree, rows[i], cols[j])

@@ -224,6 +224,21 @@ class Game:
         reps = [representatives(regs[s].names()) for s in sides]
         return [(setup, dict(zip(sides, combo))) for combo in itertools.product(*reps)]
 
+    def kernel_task(self, given: Mapping[str, str], pairs: list | None = None) -> int | None:
+        """The index of the :meth:`kernel_pairs` pair whose kernel ``given`` plays in, or None
+        (a plug-in, a strategy of no shipped kind): by default the pair of the same kind of
+        view on every side (honest or ``oracle_…``), all sides shipped."""
+        from sim.core.views import is_oracle
+
+        pairs = self.kernel_pairs() if pairs is None else pairs
+        regs = self.registries()
+        if any(side not in regs or v not in regs[side].names() for side, v in given.items()):
+            return None
+        for i, (_, p) in enumerate(pairs):
+            if set(p) == set(given) and all(is_oracle(p[s]) == is_oracle(given[s]) for s in given):
+                return i
+        return None
+
     def heavy_kernel(self, given: Mapping[str, str]) -> bool:
         """Whether the kernel of a :meth:`kernel_pairs` pair takes minutes to compile
         (``sim precompile --light`` leaves those to their first use)."""

@@ -58,13 +58,25 @@ class Looper(Game):
     show_all = False  # --all: the text output's deaths table uncut (set by build, read by print_run)
 
     def kernel_pairs(self):
-        """Each shipped player has a kernel of its own, in which it plays every shipped
-        scriptwriter (sim.looper.game.kernel_for): one run per player builds them all."""
-        from strategies.looper import PLAYERS
+        """Every pair of a shipped player and a shipped scriptwriter: each pair is a kernel of
+        its own (sim.looper.game_nb.strategy_kernel; unlike Werewolf's shared kernels), and
+        the adversarial search plays its scored players (random and cautious by default) in
+        their pair's kernel with ``adversarial``. ``fixed`` plays a library script (without one
+        it has nothing to play; the script is data, the kernel the same for every script)."""
+        from strategies.looper import PLAYERS, SCRIPTWRITERS
 
-        setup = self.setup()  # the longest compiles first: two cores finish together
-        names = sorted(PLAYERS.names(), key=lambda p: not self.heavy_kernel({"player": p}))
-        return [(setup, {"player": p, "scriptwriter": "random"}) for p in names]
+        plain = self.setup()
+        script = self.setup(Path(__file__).resolve().parents[2] / "examples" / "looper" / "scripts"
+                            / "park_convergence.toml")
+        # the longest compiles first: two cores finish together
+        players = sorted(PLAYERS.names(), key=lambda p: not self.heavy_kernel({"player": p}))
+        return [(script if w == "fixed" else plain, {"player": p, "scriptwriter": w})
+                for p in players for w in SCRIPTWRITERS.names()]
+
+    def kernel_task(self, given, pairs=None):
+        """A Looper pair is its own kernel: the pair itself (shipped strategies only)."""
+        pairs = self.kernel_pairs() if pairs is None else pairs
+        return next((i for i, (_, p) in enumerate(pairs) if p == dict(given)), None)
 
     def heavy_kernel(self, given):
         """The filter's players (bayes, planner, oracle_planner): a kernel of theirs compiles
