@@ -92,7 +92,7 @@ def compile_for(name: str, givens: Iterable[dict], jobs: int | None = None, out=
             want.append((name, i))
     if len(want) < 2:
         return []
-    precompile(jobs=jobs, out=out, todo=want, why=f"the {len(want)} {name} kernels these cells play in")
+    precompile(jobs=jobs, out=out, todo=want, why=f"the {len(want)} {name} kernels of these cells")
     return want
 
 
