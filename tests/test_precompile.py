@@ -136,14 +136,44 @@ def test_a_matrix_compiles_its_missing_kernels_side_by_side(tmp_path, monkeypatc
     cells = [{"village": v, "wolves": w} for v in ("random", "claims", "tests.x:y")
              for w in ("random", "claims", "oracle_attack")]
     g = get("werewolf")
-    assert pc.compile_for("werewolf", cells) == [("werewolf", 0), ("werewolf", 1)]
-    assert ran == [[("werewolf", 0), ("werewolf", 1)]]
-    m = pc._marker("werewolf", g.kernel_pairs()[1][1])  # one built: the other compiles where it plays
-    m.parent.mkdir(parents=True)
-    m.touch()
+    # honest wolves, oracle_attack, and random vs random (a kernel of its own)
+    assert sorted(pc.compile_for("werewolf", cells)) == [("werewolf", 0), ("werewolf", 1), ("werewolf", 2)]
+    assert len(ran) == 1 and sorted(ran[0]) == [("werewolf", 0), ("werewolf", 1), ("werewolf", 2)]
+    for i in (1, 2):  # two built: the third compiles where it plays
+        m = pc._marker("werewolf", g.kernel_pairs()[i][1])
+        m.parent.mkdir(parents=True, exist_ok=True)
+        m.touch()
     assert pc.compile_for("werewolf", cells) == [] and len(ran) == 1
     # a Looper pair is its own kernel: three pairs, three tasks
     lp = [{"player": "cautious", "scriptwriter": w} for w in ("random", "adversarial", "fixed")]
     assert len(pc.compile_for("looper", lp)) == 3
     monkeypatch.setenv("SIM_KERNELS", "single")  # a kernel per pair: nothing to share
     assert pc.compile_for("looper", lp) == []
+
+
+def test_werewolf_random_pair_has_a_kernel_of_its_own_and_precompile_builds_every_kernel():
+    """Random vs random plays in a kernel of its own (in the shared one it played a third
+    slower); every other shipped pair shares one of the view kinds' kernels, and the light
+    precompile builds every kernel a shipped pair plays in (nothing compiles)."""
+    import itertools
+
+    from sim.core.game import get
+    from sim.core.precompile import tasks
+    from sim.werewolf.game_nb import chunk_kernel
+    from strategies.werewolf import SHIPPED
+
+    def mod(v, w):
+        k = chunk_kernel(v, w)
+        k = getattr(k, "kernel", k)
+        return getattr(k, "py_func", k).__module__
+
+    by = {(v.name, w.name): mod(v, w) for v, w in itertools.product(*SHIPPED)}
+    rr = by[("random", "random")]
+    assert list(by.values()).count(rr) == 1
+    assert by[("random", "claims")] == by[("claims", "claims")]
+    g = get("werewolf")
+    pairs = g.kernel_pairs()
+    reg = g.registries()
+    built = {mod(reg["village"].get(p["village"]), reg["wolves"].get(p["wolves"]))
+             for name, i in tasks(["werewolf"], light=True) for p in [pairs[i][1]]}
+    assert set(by.values()) == built
