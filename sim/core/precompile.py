@@ -92,12 +92,19 @@ def compile_for(name: str, givens: Iterable[dict], jobs: int | None = None, out=
             want.append((name, i))
     if len(want) < 2:
         return []
-    precompile(jobs=jobs, out=out, todo=want, why=f"the {len(want)} {name} kernels of these cells")
+    import io
+    import multiprocessing
+
+    quiet = os.environ.get("SIM_COMPILE_NOTICE", "") == "0"  # the notices' switch (sim.core.compile_notice)
+    # spawned, not forked: the caller may hold threads (a progress bar's, numba's) whose locks
+    # a forked child would inherit held
+    precompile(jobs=jobs, out=io.StringIO() if quiet else out, todo=want,
+               why=f"the {len(want)} {name} kernels of these cells", context=multiprocessing.get_context("spawn"))
     return want
 
 
 def precompile(only: Iterable[str] = (), jobs: int | None = None, *, light: bool = False, out=sys.stderr,
-               todo: list[tuple[str, int]] | None = None, why: str = "") -> float:
+               todo: list[tuple[str, int]] | None = None, why: str = "", context=None) -> float:
     """Compile the kernels of :func:`tasks` (or ``todo``) with ``jobs`` worker processes
     (default: the cores); returns the wall seconds. Each finished task is one line on ``out``."""
     todo = tasks(only, light) if todo is None else todo
@@ -106,7 +113,7 @@ def precompile(only: Iterable[str] = (), jobs: int | None = None, *, light: bool
     print(f"compiling {why or f'{len(todo)} kernels of the built-in strategies'} in {jobs} processes "
           f"(once; cached in {os.environ.get('SIM_KERNEL_DIR') or '~/.cache/sim-balance/kernels'})",
           file=out, flush=True)
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         futs = [pool.submit(compile_one, name, i) for name, i in todo]
         for f in as_completed(futs):
             name, label, s = f.result()
