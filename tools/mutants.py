@@ -383,4 +383,18 @@ MUTANTS: list[Mutant] = [
            "(1 if not r.maximise else -1)",
            ("tests/test_competence_drawn.py::test_tuned_on_each_table_plays_the_knobs_tuned_there",),
            "a tuning is kept when it is worse than the defaults for its side"),
+    # issue 42: what the install's precompile builds, and what a matrix compiles side by side
+    Mutant("looper_precompile_random_only", "sim/looper/protocol.py",
+           "for p in players for w in SCRIPTWRITERS.names()]", "for p in players for w in [\"random\"]]",
+           ("tests/test_precompile.py",),
+           "the install builds each Looper player against the random scriptwriter only: the fixed and "
+           "adversarial pairs compile on their first run"),
+    Mutant("werewolf_random_shared", "sim/werewolf/game_nb.py",
+           'alone = all(getattr(s, "name", None) == "random" for s in (village, wolves))', "alone = False",
+           ("tests/test_precompile.py",),
+           "random vs random plays in the shared kernel again, a third slower"),
+    Mutant("matrix_compiles_marked", "sim/core/precompile.py",
+           "and not _marker(name, pairs[i][1]).exists():", ":",
+           ("tests/test_precompile.py",),
+           "a matrix recompiles (in worker processes) kernels a precompile already built"),
 ]
