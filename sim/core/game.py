@@ -226,14 +226,19 @@ class Game:
 
     def kernel_task(self, given: Mapping[str, str], pairs: list | None = None) -> int | None:
         """The index of the :meth:`kernel_pairs` pair whose kernel ``given`` plays in, or None
-        (a plug-in, a strategy of no shipped kind): by default the pair of the same kind of
-        view on every side (honest or ``oracle_…``), all sides shipped."""
+        (a plug-in, a strategy of no shipped kind): the pair itself when it is one (a pair with
+        a kernel of its own: every Looper pair, Werewolf's random vs random), else the first
+        pair of the same kind of view on every side (honest or ``oracle_…``), all sides shipped."""
         from sim.core.views import is_oracle
 
         pairs = self.kernel_pairs() if pairs is None else pairs
         regs = self.registries()
         if any(side not in regs or v not in regs[side].names() for side, v in given.items()):
             return None
+        given = dict(given)
+        for i, (_, p) in enumerate(pairs):
+            if p == given:
+                return i
         for i, (_, p) in enumerate(pairs):
             if set(p) == set(given) and all(is_oracle(p[s]) == is_oracle(given[s]) for s in given):
                 return i

@@ -73,11 +73,6 @@ class Looper(Game):
         return [(script if w == "fixed" else plain, {"player": p, "scriptwriter": w})
                 for p in players for w in SCRIPTWRITERS.names()]
 
-    def kernel_task(self, given, pairs=None):
-        """A Looper pair is its own kernel: the pair itself (shipped strategies only)."""
-        pairs = self.kernel_pairs() if pairs is None else pairs
-        return next((i for i, (_, p) in enumerate(pairs) if p == dict(given)), None)
-
     def heavy_kernel(self, given):
         """The filter's players (bayes, planner, oracle_planner): a kernel of theirs compiles
         for ten to twenty CPU minutes cold (docs/performance.md)."""
