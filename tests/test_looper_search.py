@@ -88,3 +88,17 @@ def _rows_of(roster, exploits):
         row[-2:] = 0
         rows.append(row)
     return rows
+
+
+def test_keep_one_plays_only_the_searchs_best_setup():
+    """``adversarial@keep=1``: the pool (and the exploit list) is the one setup the default
+    pool of eight ranks first — the same search, the short lists as wide — and every game
+    is played on it; the default keeps eight."""
+    sets = [*VARIANTS, "scriptwriter.against=cautious", "scriptwriter.proposals=48", "scriptwriter.trials=8"]
+    eight = run(40, 3, player="cautious", scriptwriter="adversarial", roster=resolve_setup(None, sets))
+    one = run(40, 3, player="cautious", scriptwriter="adversarial",
+              roster=resolve_setup(None, [*sets, "scriptwriter.keep=1"]))
+    assert len(eight.exploits) == 8 and len(one.exploits) == 1
+    cols = ["key_person", "permanent_moves", "guest_moves"]
+    assert one.exploits.select(cols).row(0) == eight.exploits.select(cols).row(0)
+    assert (one.totals["key_games"] > 0).sum() == 1 and (eight.totals["key_games"] > 0).sum() > 1

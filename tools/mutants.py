@@ -397,4 +397,13 @@ MUTANTS: list[Mutant] = [
            "and not _marker(name, pairs[i][1]).exists():", ":",
            ("tests/test_precompile.py",),
            "a matrix recompiles (in worker processes) kernels a precompile already built"),
+    Mutant("enum_cursor_skips", "strategies/looper/repair.py",
+           "            cursor[1] = idx\n", "            cursor[1] = idx + 1\n",
+           ("tests/test_looper_bayes.py::test_the_enumeration_resumed_day_by_day_always_finds_a_consistent_setup",),
+           "the resumed enumeration skips the set it last returned, which may still fit"),
+    Mutant("enum_guest_first_only", "strategies/looper/repair.py",
+           "            if not ok:\n                _set_slot(h, s, 0, L)\n                return False",
+           "            if not ok:\n                _set_slot(h, s, 0, L)\n                return True",
+           ("tests/test_looper_bayes.py::test_the_enumeration_resumed_day_by_day_always_finds_a_consistent_setup",),
+           "a guest move no value fits is taken as fitting"),
 ]

@@ -181,7 +181,7 @@ def adversarial_prepare(roster, rng):
     k = against_knobs(roster)
     proposals, trials = search_plan(k["against"], int(k["proposals"]), int(k["trials"]))
     return search_setups(roster, rng, against_players(k["against"]), proposals=proposals, trials=trials,
-                         with_scores=True, screen=against_players(DEFAULT_AGAINST))
+                         keep=int(k["keep"]), with_scores=True, screen=against_players(DEFAULT_AGAINST))
 
 
 def fixed_prepare(roster, rng):
@@ -207,6 +207,9 @@ ADVERSARIAL_KNOBS = (
     Knob("trials", "int", 0, 100000, 0, tune=False,
          doc="games per proposal and player (0: 48, or 16 against bayes, 12 against planner; the search "
              "plays proposals × trials games: about 1 s against planner at ~1,300 games/s)"),
+    Knob("keep", "int", 1, 64, 8, tune=False,
+         doc="setups the scriptwriter keeps and draws one of uniformly each game (1: only its best; "
+             "the exploit list shows them)"),
 )
 
 SCRIPTWRITERS.register("adversarial", ScriptwriterStrategy(

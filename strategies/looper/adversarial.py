@@ -4,8 +4,9 @@ Proposals favour traps: the key person and up to two more characters are moved
 permanently into one location (a scriptwriter-moved character cannot be moved by the
 player, R-6), guest moves often join them. Each proposal is scored by the player win
 rate of short games against the given players (the registry passes the random and the
-cautious ones); the best ``keep`` form the pool that ``pool_setup_nb`` draws from, so the
-player cannot learn one fixed setup.
+cautious ones); the best ``keep`` (knob, 8) form the pool that ``pool_setup_nb`` draws from, so the
+player cannot learn one fixed setup (``keep = 1``: it plays its best, the strongest scriptwriter
+against a player that does not learn between games).
 
 Random proposals miss rare locks: the verge-of-madness woman made key person and moved to
 the ruins wins every game with one move, but a random proposal hits it about once in 120,
@@ -238,6 +239,7 @@ def search_setups(roster, rng: np.random.Generator, players: Sequence, proposals
     ``pool_setup_nb`` reads only the setup columns). ``screen``: fast players the one-move
     locks are screened on (none: no locks)."""
     half = proposals // 2
+    wide = max(keep, KEEP)  # the short lists: keeping fewer (keep = 1: the best only) searches as wide
     folders = list(((roster.config or {}).get("search") or {}).get("scripts") or [])
     lib = library_rows(roster, folders)
     cand = np.concatenate([_propose(roster, rng, proposals - half), _propose_structured(roster, rng, half), lib])
@@ -246,7 +248,7 @@ def search_setups(roster, rng: np.random.Generator, players: Sequence, proposals
     lk = locks(roster) if screen else np.zeros((0, cand.shape[1]), np.int64)
     if len(lk):  # screened on the fast players; the best 2 × keep join the proposals
         lw = score_setups(roster, lk, key, TRIALS, screen)
-        top = np.lexsort((np.arange(len(lk)), lw))[:2 * keep]
+        top = np.lexsort((np.arange(len(lk)), lw))[:2 * wide]
         cand = np.concatenate([cand, lk[top]])
     wins = score_setups(roster, cand, key, trials, players)
     order = np.lexsort((np.arange(len(cand)), wins))
@@ -254,7 +256,7 @@ def search_setups(roster, rng: np.random.Generator, players: Sequence, proposals
     # wins 92% of often scores 12 of 12, as sure wins do. So the best 2 × keep and every
     # script of the library are scored again on REFINE × trials fresh games, and the kept
     # setups are the best of that: the pool holds at least the strongest script of the library.
-    short = np.unique(np.concatenate([order[:2 * keep], lib_idx])).astype(np.int64)
+    short = np.unique(np.concatenate([order[:2 * wide], lib_idx])).astype(np.int64)
     key2 = rng.integers(0, 2**63, size=4, dtype=np.uint64)
     w2 = score_setups(roster, cand[short], key2, REFINE * trials, players)
     top = np.lexsort((short, w2))[:keep]

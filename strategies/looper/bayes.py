@@ -77,6 +77,7 @@ M_EXACT = 206    # 1 while the live particles are exactly consistent (0: repair 
 M_SPENT = 207    # re-simulated days the repair search has spent this game
 M_FORCED = 209   # the free moves greedy_moves_nb put first in its set this decision
 M_STUCK = 208    # 1 once the complete enumeration found nothing this game (not reachable with true announcements)
+M_ENUM = 210     # 210, 211: the enumeration's cursor this game (its random start + 1, the set it last returned)
 
 # knob slots (view.knobs, strategies.looper.BAYES_KNOBS / PLANNER_KNOBS order)
 K_PARTICLES, K_SAMPLES, K_CANDIDATES, K_PROT_W, K_CHOICE_RISK, K_REPAIR, K_MAX_MOVES = range(7)
@@ -323,24 +324,30 @@ def _redraw_keys(rng, view, own, km, N, S, pos, Ds):
 @nb.njit
 def _construct_nb(rng, view, own, N, S, W, tmp, Ds, pos, km):
     """No particle fits: the descent of strategies/looper/repair.py from each of the
-    ``DESCENTS`` fewest-mismatch particles in turn, then (once a game: it is complete, so a
-    failure stays one) the enumeration of every set of permanent moves. Returns 1 with one
-    particle made consistent, else 0."""
+    ``DESCENTS`` fewest-mismatch particles in turn, then the enumeration of every set of
+    permanent moves. The enumeration is one pass a game (it resumes where it last found a
+    setup: ``M_ENUM``), so once it has run, a later repair resumes it at once instead of
+    descending again: its cost in a game is bounded by one pass, the descents' is not (a
+    setup of the adversarial pool against bayes, issue 41, descended and enumerated again
+    day after day). Returns 1 with one particle made consistent, else 0."""
     big = own.big
-    tried = np.zeros(N, np.uint8)
-    for _ in range(min(DESCENTS, N)):
-        b = -1
-        for i in range(N):
-            if tried[i] == 0 and (b < 0 or big[W + i] < big[W + b]):
-                b = i
-        tried[b] = 1
-        h = big[b * S:(b + 1) * S]
-        big[W + b] = opaque(descend_nb, (rng, view, h, tmp, Ds, own.buf, pos, km, big[W + b]))
-        if big[W + b] == 0:
-            return 1
+    cursor = own.mem[M_ENUM:M_ENUM + 2]
+    b = 0
+    if cursor[0] == 0:
+        tried = np.zeros(N, np.uint8)
+        for _ in range(min(DESCENTS, N)):
+            b = -1
+            for i in range(N):
+                if tried[i] == 0 and (b < 0 or big[W + i] < big[W + b]):
+                    b = i
+            tried[b] = 1
+            h = big[b * S:(b + 1) * S]
+            big[W + b] = opaque(descend_nb, (rng, view, h, tmp, Ds, own.buf, pos, km, big[W + b]))
+            if big[W + b] == 0:
+                return 1
     if own.mem[M_STUCK] == 0:
         h = big[b * S:(b + 1) * S]
-        if opaque(enumerate_nb, (rng, view, h, Ds, own.buf, pos, km)):
+        if opaque(enumerate_nb, (rng, view, h, Ds, own.buf, pos, km, cursor)):
             big[W + b] = 0
             return 1
         own.mem[M_STUCK] = 1

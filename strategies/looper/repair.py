@@ -232,12 +232,57 @@ def _converge(rng, view, h, tmp, Ds, buf, pos, keymask, count):
 
 
 @nb.njit
-def enumerate_nb(rng, view, h, Ds, buf, pos, keymask):
+def guests_fit_nb(rng, view, h, Ds, buf, pos, keymask):
+    """Whether every guest move of ``h`` has a value with no mismatch on its own days, given
+    the permanent moves (each set to one when so): :func:`solve_guests_nb` asking only for
+    zero — each value checked up to its first mismatch, the guests whose days saw deaths
+    first, stopping at the first guest that none fits (the enumeration's inner test)."""
+    R = view.rules
+    n = R.info[I.N_CHARS]
+    L = R.info[I.N_LOC]
+    nperm = R.info[I.N_PERM]
+    ng = R.info[I.N_GUEST]
+    V = 1 + (n - 1) * L
+    for rnd in range(2):  # the guests with deaths on their days, then the others
+        for k in range(ng):
+            dead = False
+            for lp in range(view.loop + 1):
+                for d in range(1, np.int64(Ds[lp, 0]) + 1):
+                    if R.guest_day[d] == k and Ds[lp, d] != np.uint64(0):
+                        dead = True
+            if dead != (rnd == 0):
+                continue
+            if _history_nb(view, h, Ds, buf, pos, keymask, 0, k) == 0:
+                continue
+            s = nperm + 1 + k
+            off = randint_nb(rng, V)
+            ok = False
+            for t in range(V):
+                _set_slot(h, s, (off + t) % V, L)
+                if not fit_key_nb(rng, R, h, keymask):
+                    continue
+                if _history_nb(view, h, Ds, buf, pos, keymask, 0, k) == 0:
+                    ok = True
+                    break
+            if not ok:
+                _set_slot(h, s, 0, L)
+                return False
+    return fit_key_nb(rng, R, h, keymask)
+
+
+@nb.njit
+def enumerate_nb(rng, view, h, Ds, buf, pos, keymask, cursor):
     """Every set of permanent moves the rules allow (with a key of ``keymask`` that fits),
     each with its guest moves solved exactly: sets ``h`` to the first consistent setup found
-    (the sets are visited from a random one on) and returns True; False when there is none.
-    Complete: a permanent move's slot order does not matter, so the characters are taken in
-    increasing order (unused slots last)."""
+    and returns True; False when there is none. Complete: a permanent move's slot order does
+    not matter, so the characters are taken in increasing order (unused slots last).
+
+    ``cursor`` (int64[2], the player's scratch, zero at a game's start) makes a game's
+    enumerations one pass: the sets are visited from a random one on (``cursor[0]`` − 1),
+    and a later call resumes at the set the last one returned (``cursor[1]``). That is
+    still complete: a set rejected earlier was inconsistent with fewer announcements, and
+    announcements only add constraints (the played days and the player's moves on them do
+    not change; the key mask only narrows)."""
     R = view.rules
     n = R.info[I.N_CHARS]
     L = R.info[I.N_LOC]
@@ -249,28 +294,35 @@ def enumerate_nb(rng, view, h, Ds, buf, pos, keymask):
         _set_slot(h, s, 0, L)
     for k in range(R.info[I.N_GUEST]):
         _set_slot(h, nperm + 1 + k, 0, L)
-    top = np.zeros(3, np.int64)
-    for s in range(3):
-        top[s] = V if s < nperm else 1
-    o1 = randint_nb(rng, top[0])
-    for a0 in range(top[0]):
-        a = (o1 + a0) % top[0]
-        for b in range(top[1]):
-            if b != 0 and (a == 0 or (b - 1) // L <= (a - 1) // L):
-                continue  # characters in increasing order, unused slots last
-            for c in range(top[2]):
-                if c != 0 and (b == 0 or (c - 1) // L <= (b - 1) // L):
-                    continue
-                if nperm >= 1:
-                    _set_slot(h, 1, a, L)
-                if nperm >= 2:
-                    _set_slot(h, 2, b, L)
-                if nperm >= 3:
-                    _set_slot(h, 3, c, L)
-                if not fit_key_nb(rng, R, h, keymask):
-                    continue
-                if _history_nb(view, h, Ds, buf, pos, keymask, 0, NO_GUEST) != 0:
-                    continue
-                if solve_guests_nb(rng, view, h, Ds, buf, pos, keymask) == 0:
-                    return True
+    t0 = V if nperm >= 1 else 1
+    t1 = V if nperm >= 2 else 1
+    t2 = V if nperm >= 3 else 1
+    if cursor[0] == 0:
+        cursor[0] = 1 + randint_nb(rng, t0)
+        cursor[1] = 0
+    o1 = cursor[0] - 1
+    for idx in range(cursor[1], t0 * t1 * t2):
+        a = (o1 + idx // (t1 * t2)) % t0
+        b = (idx // t2) % t1
+        c = idx % t2
+        if b != 0 and (a == 0 or (b - 1) // L <= (a - 1) // L):
+            continue  # characters in increasing order, unused slots last
+        if c != 0 and (b == 0 or (c - 1) // L <= (b - 1) // L):
+            continue
+        if nperm >= 1:
+            _set_slot(h, 1, a, L)
+        if nperm >= 2:
+            _set_slot(h, 2, b, L)
+        if nperm >= 3:
+            _set_slot(h, 3, c, L)
+        if not fit_key_nb(rng, R, h, keymask):
+            continue
+        if _history_nb(view, h, Ds, buf, pos, keymask, 0, NO_GUEST) != 0:
+            continue
+        if guests_fit_nb(rng, view, h, Ds, buf, pos, keymask):
+            cursor[1] = idx
+            return True
+        for k in range(R.info[I.N_GUEST]):
+            _set_slot(h, nperm + 1 + k, 0, L)
+    cursor[1] = t0 * t1 * t2
     return False
