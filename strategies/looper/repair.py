@@ -19,7 +19,13 @@ searched in two steps:
    a consistent setup whenever one exists (the true one does), and says so when none does
    (it returns False; the filter then counts mismatches and the decision is reported as
    taken with no consistent world). About 230 000 sets for the base rules, most ruled out
-   by their first death day: a fraction of a second, needed rarely.
+   by their first death day; a set that fits the days without a guest move then has its
+   guests tested for zero mismatches only (:func:`guests_fit_nb`). It runs at most one pass
+   a game: a later call resumes where the last one found its setup (sets it passed over
+   had fewer announcements to fit then, and fit none the better now), and once it has run
+   the filter resumes it instead of descending again. On a setup of the adversarial pool
+   against bayes (issue 41) the descents failed and the enumeration started over day after
+   day, up to a second a game.
 """
 import numba as nb
 import numpy as np
