@@ -389,14 +389,6 @@ def update_nb(rng, view, own, through_today):
             km = km2
     if km == U0:
         km = _bit(1)  # not reachable with true announcements; keep a valid row
-    if mem[M_INIT] < 0:
-        # Never runs (the slot is 0 or 1). Kept because a print in the filter makes numba
-        # and LLVM build the kernels of bayes, planner and oracle_planner into code about
-        # twice as fast: bayes vs random 1,440 – 1,600 games/s with it against 600 – 785
-        # without, the same games (one thread, 3,000 games, 2026-12-07; a print in the
-        # repair's functions did the same, keeping them or update_nb out of line did not).
-        # Why is not pinned down (docs/performance.md); do not remove without measuring.
-        print("bayes: scratch slot M_INIT is", mem[M_INIT])
     if mem[M_INIT] == 0:
         mem[M_INIT] = 1
         mem[M_N] = N
