@@ -192,12 +192,13 @@ def test_tune_a_player_knob_against_the_random_scriptwriter():
 
 def test_tune_leaves_the_cost_knobs_alone():
     """The adversarial search's size (proposals × trials games per evaluation, up to 10^10) is
-    how long it runs, not how it plays: `sim tune` searches `against` only."""
+    how long it runs, not how it plays, and `keep` is the designer's choice of a pool's width:
+    `sim tune` searches `against` only."""
     from sim.core.knobs import knobs_of, tunable_knobs
     from strategies.looper import SCRIPTWRITERS
 
     w = SCRIPTWRITERS.get("adversarial")
-    assert {k.name for k in knobs_of(w)} == {"against", "proposals", "trials"}
+    assert {k.name for k in knobs_of(w)} == {"against", "keep", "proposals", "trials"}
     assert [k.name for k in tunable_knobs(w)] == ["against"]
     r = invoke("tune", "looper", "--side", "scriptwriter", "--strategy", "adversarial", "--against", "player=random",
                "--set", "scriptwriter.proposals=8", "--set", "scriptwriter.trials=2",
