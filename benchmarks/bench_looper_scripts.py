@@ -51,10 +51,12 @@ def main(argv=None):
     ap.add_argument("--adversarial", action="store_true", help="against the default adversarial pool instead")
     ap.add_argument("--only", default="", help="comma-separated script names")
     ap.add_argument("--held-out", action="store_true", help="also the held-out scripts (README.md there)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a setting for every script, as `sim --set` (e.g. player.descents=3)")
     a = ap.parse_args(argv)
     players = a.players.split(",")
     if a.adversarial:
-        roster = resolve_setup(None, VARIANTS)
+        roster = resolve_setup(None, VARIANTS + a.set)
         for p in players:
             line("adversarial pool", p, measure(roster, p, a.games, a.seed, "adversarial"))
         return
@@ -62,7 +64,7 @@ def main(argv=None):
     for f in sorted(Path(a.folder).glob("*.toml")):
         if (only and f.stem not in only) or (f.stem in HELD_OUT and not a.held_out and not only):
             continue
-        roster = resolve_setup(tomllib.loads(f.read_text()))
+        roster = resolve_setup(tomllib.loads(f.read_text()), a.set)
         for p in players:
             line(f.stem, p, measure(roster, p, a.games, a.seed))
 

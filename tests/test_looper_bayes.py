@@ -178,6 +178,23 @@ def test_registered_with_knobs():
     assert [k.name for k in PLAYERS.get("planner").knobs][-3:] == ["budget", "horizon", "alternatives"]
 
 
+def test_the_knob_slots_the_kernel_reads_are_the_declared_ones():
+    """bayes.py reads view.knobs[K_*]; knob_vector writes the declared order. A knob added
+    to BAYES_KNOBS without moving the planner's slots (or the reverse) would have the planner
+    read its rollout budget from another knob, silently."""
+    for name in ("bayes", "planner", "oracle_planner"):
+        names = [k.name for k in PLAYERS.get(name).knobs]
+        slots = {"particles": B.K_PARTICLES, "samples": B.K_SAMPLES, "candidates": B.K_CANDIDATES,
+                 "protagonist_weight": B.K_PROT_W, "choice_risk": B.K_CHOICE_RISK, "repair": B.K_REPAIR,
+                 "max_moves": B.K_MAX_MOVES, "descents": B.K_DESCENTS}
+        if name != "bayes":
+            slots.update(budget=B.K_BUDGET, horizon=B.K_HORIZON, alternatives=B.K_ALTERNATIVES)
+        assert {n: names.index(n) for n in slots} == slots, name
+        assert len(names) == len(slots), name
+    d = next(k for k in PLAYERS.get("bayes").knobs if k.name == "descents")
+    assert not d.tune  # how much the repair costs, not how the player plays
+
+
 @HEAVY
 def test_same_seed_same_games_whatever_the_chunks():
     """The particles live in ``own.big``, which the kernel never zeroes: bayes must draw them

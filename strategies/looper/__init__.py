@@ -99,6 +99,9 @@ BAYES_KNOBS = (
     Knob("repair", "int", 0, 100000, 4000,
          doc="re-simulated days the repair search may spend in a game when no hypothesis is left"),
     Knob("max_moves", "int", 1, 64, 64, doc="at most this many moves a day (the rules' limit applies too)"),
+    Knob("descents", "int", 0, 8, 3, tune=False,
+         doc="when no hypothesis is left, particles walked down by single changes before the complete "
+             "enumeration (0: the enumeration at once; it runs at most one pass a game)"),
 )
 PLANNER_KNOBS = BAYES_KNOBS + (
     Knob("budget", "int", 1, 100000, 256,

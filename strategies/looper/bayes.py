@@ -80,9 +80,8 @@ M_STUCK = 208    # 1 once the complete enumeration found nothing this game (not 
 M_ENUM = 210     # 210, 211: the enumeration's cursor this game (its random start + 1, the set it last returned)
 
 # knob slots (view.knobs, strategies.looper.BAYES_KNOBS / PLANNER_KNOBS order)
-K_PARTICLES, K_SAMPLES, K_CANDIDATES, K_PROT_W, K_CHOICE_RISK, K_REPAIR, K_MAX_MOVES = range(7)
-K_BUDGET, K_HORIZON, K_ALTERNATIVES = 7, 8, 9
-DESCENTS = 3     # particles the constructive repair descends from before it enumerates
+K_PARTICLES, K_SAMPLES, K_CANDIDATES, K_PROT_W, K_CHOICE_RISK, K_REPAIR, K_MAX_MOVES, K_DESCENTS = range(8)
+K_BUDGET, K_HORIZON, K_ALTERNATIVES = 8, 9, 10
 @nb.njit
 def _quiet_again(view, lp, d, D):
     """Whether (loop ``lp``, day ``d``) repeats an earlier quiet day of the loop for every
@@ -324,18 +323,20 @@ def _redraw_keys(rng, view, own, km, N, S, pos, Ds):
 @nb.njit
 def _construct_nb(rng, view, own, N, S, W, tmp, Ds, pos, km):
     """No particle fits: the descent of strategies/looper/repair.py from each of the
-    ``DESCENTS`` fewest-mismatch particles in turn, then the enumeration of every set of
-    permanent moves. The enumeration is one pass a game (it resumes where it last found a
-    setup: ``M_ENUM``), so once it has run, a later repair resumes it at once instead of
-    descending again: its cost in a game is bounded by one pass, the descents' is not (a
-    setup of the adversarial pool against bayes, issue 41, descended and enumerated again
-    day after day). Returns 1 with one particle made consistent, else 0."""
+    ``descents`` (knob, default 3) fewest-mismatch particles in turn, then the enumeration of
+    every set of permanent moves. The enumeration is one pass a game (it resumes where it
+    last found a setup: ``M_ENUM``), so once it has run, a later repair resumes it at once
+    instead of descending again: its cost in a game is bounded by one pass, the descents'
+    is not. Still the descents stay first: on the script library they reach a consistent
+    setup 3 - 17 times sooner than the enumeration's partial pass; on the setup of bayes's
+    adversarial pool where they loop (issue 41) the enumeration alone is only 1.6 times
+    faster (docs/looper.md, "descents"). Returns 1 with one particle made consistent, else 0."""
     big = own.big
     cursor = own.mem[M_ENUM:M_ENUM + 2]
     b = 0
     if cursor[0] == 0:
         tried = np.zeros(N, np.uint8)
-        for _ in range(min(DESCENTS, N)):
+        for _ in range(min(np.int64(_knob(view, K_DESCENTS, 3.0)), N)):
             b = -1
             for i in range(N):
                 if tried[i] == 0 and (b < 0 or big[W + i] < big[W + b]):
