@@ -416,6 +416,63 @@ def test_helpers_compiled_once_for_every_process_and_an_edited_callee_recompiles
     assert third["r"] == 4.0 + 40.0 and (third["hits"], third["misses"]) == (0, 4)
 
 
+FLAGS_MOD = '''
+import numba as nb
+
+
+@nb.njit
+def leaf(x):
+    return x * 2.0
+
+
+@nb.njit
+def plain_caller(x):
+    return leaf(x) + 1.0
+
+
+@nb.njit(forceinline=True)
+def inlining_caller(x):  # as the chosen hooks' dispatchers are (kernels._choice_source)
+    return leaf(x) + 2.0
+'''
+
+FLAGS_SCRIPT = """
+import json, sys
+from pathlib import Path
+from sim.core import kernels
+kernels._ROOTS.append(Path(sys.argv[1]).resolve())
+import flagmod
+kernels.cache_helpers([flagmod.leaf])
+r = getattr(flagmod, sys.argv[2])(1.0)
+(cres,) = flagmod.leaf.overloads.values()
+print(json.dumps({"r": r, "hits": sum(flagmod.leaf.stats.cache_hits.values()),
+                  "misses": sum(flagmod.leaf.stats.cache_misses.values()),
+                  "forceinline": bool(cres.fndesc.inline)}))
+"""
+
+
+@needs_jit
+def test_a_helper_compiled_under_other_inherited_flags_is_another_cache_entry(kdir, tmp_path):
+    """A callee inherits ``forceinline`` (and nrt, fastmath, error_model) from its caller, and
+    numba's cache key does not hold them: a helper cached under a plain caller (a test's
+    Python call) was loaded under a kernel's inlining dispatcher, and the filter kernels
+    built on it ran 3.5 times slower (docs/performance.md). Each is its own entry now."""
+    mods = tmp_path / "mods"
+    (mods / "flagmod.py").write_text(FLAGS_MOD)
+    env = {**os.environ, "SIM_KERNEL_DIR": str(kdir), "PYTHONDONTWRITEBYTECODE": "1",
+           "PYTHONPATH": os.pathsep.join([str(ROOT), str(mods)])}
+
+    def run(caller):
+        out = subprocess.run([sys.executable, "-c", FLAGS_SCRIPT, str(mods), caller], env=env, check=True,
+                             capture_output=True, text=True).stdout
+        return json.loads(out.strip().splitlines()[-1])
+
+    assert run("plain_caller") == {"r": 3.0, "hits": 0, "misses": 1, "forceinline": False}
+    # under the inlining caller the plain entry is not the code it would compile: a miss
+    assert run("inlining_caller") == {"r": 4.0, "hits": 0, "misses": 1, "forceinline": True}
+    assert run("plain_caller") == {"r": 3.0, "hits": 1, "misses": 0, "forceinline": False}
+    assert run("inlining_caller") == {"r": 4.0, "hits": 1, "misses": 0, "forceinline": True}
+
+
 def test_helpers_outside_the_project_are_not_cached(kdir, tmp_path):
     m = write_module(tmp_path, TEMPLATE)
     specialize(m.tmpl, {"hook_a": m.hk_one, "hook_b": m.hk_two})

@@ -557,8 +557,37 @@ class _StampedImpl(_caching.CompileResultCacheImpl):
     _locator_classes = [_StampedLocator]
 
 
+# The compile flags a callee takes from its caller when it does not set them itself
+# (numba.core.cpu's `inherit_if_not_set`). numba's cache key has the signature, the CPU and
+# the byte code but not these, so a helper compiled under one caller was loaded under
+# another as if it were the same code. It is not: under the chosen hooks' dispatchers
+# (`forceinline`, :func:`_choice_source`) every helper a kernel reaches is compiled with
+# `forceinline` too and LLVM inlines the filter's day model into it; called from Python (the
+# tests' `stamped` helpers) the same helper keeps its calls. A Looper filter kernel built on
+# helpers the tests had cached played 403 - 441 games/s against 1,440 - 1,508 built on its
+# own (docs/performance.md, 2026-12-07).
+_INHERITED = ("nrt", "fastmath", "error_model", "forceinline")
+
+
+def _inherited_flags() -> tuple:
+    """The inherited flags of a compile starting now: the caller's (the top of numba's
+    config stack), or () at the top level (each flag then its own default)."""
+    from numba.core.targetconfig import ConfigStack
+
+    stack = ConfigStack()
+    if not stack:
+        return ()
+    top = stack.top()
+    return tuple((n, repr(getattr(top, n))) for n in _INHERITED)
+
+
 class _StampedCache(_caching.FunctionCache):
     _impl_class = _StampedImpl
+
+    def _index_key(self, sig, codegen):
+        # loading and saving both run in the caller's compile (the callee's own flags are
+        # pushed only inside its compile), so both see the same inherited flags
+        return (*super()._index_key(sig, codegen), _inherited_flags())
 
 
 def _project_relpath(f: str) -> Path | None:
