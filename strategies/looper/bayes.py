@@ -337,6 +337,7 @@ def _construct_nb(rng, view, own, N, S, W, tmp, Ds, pos, km):
     b = 0
     if cursor[0] == 0:
         tried = np.zeros(N, np.uint8)
+        ccur = np.zeros(1, np.int64)  # the converging step's cursor, shared by the descents
         for _ in range(min(np.int64(_knob(view, K_DESCENTS, 3.0)), N)):
             b = -1
             for i in range(N):
@@ -344,7 +345,7 @@ def _construct_nb(rng, view, own, N, S, W, tmp, Ds, pos, km):
                     b = i
             tried[b] = 1
             h = big[b * S:(b + 1) * S]
-            big[W + b] = opaque(descend_nb, (rng, view, h, tmp, Ds, own.buf, pos, km, big[W + b]))
+            big[W + b] = opaque(descend_nb, (rng, view, h, tmp, Ds, own.buf, pos, km, big[W + b], ccur))
             if big[W + b] == 0:
                 return 1
     if own.mem[M_STUCK] == 0:

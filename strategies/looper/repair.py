@@ -116,10 +116,12 @@ def solve_guests_nb(rng, view, h, Ds, buf, pos, keymask):
 
 
 @nb.njit
-def descend_nb(rng, view, h, tmp, Ds, buf, pos, keymask, count):
+def descend_nb(rng, view, h, tmp, Ds, buf, pos, keymask, count, ccur):
     """Lower ``h``'s mismatch ``count`` (over every day) by single changes of a permanent
     move (first improvement, from a random slot and value), re-solving the guest moves
-    after each; returns the count it reaches (0: consistent)."""
+    after each, and by :func:`_converge` when none helps; returns the count it reaches (0:
+    consistent). ``ccur`` (int64[1], zero at a repair's start) is the converging step's
+    cursor, shared by the repair's descents (see there)."""
     R = view.rules
     n = R.info[I.N_CHARS]
     L = R.info[I.N_LOC]
@@ -153,20 +155,28 @@ def descend_nb(rng, view, h, tmp, Ds, buf, pos, keymask, count):
             if improved:
                 break
         if not improved:
-            improved, count = _converge(rng, view, h, tmp, Ds, buf, pos, keymask, count)
+            improved, count = _converge(rng, view, h, tmp, Ds, buf, pos, keymask, count, ccur)
         if not improved:
             break
     return count
 
 
 @nb.njit
-def _converge(rng, view, h, tmp, Ds, buf, pos, keymask, count):
+def _converge(rng, view, h, tmp, Ds, buf, pos, keymask, count, ccur):
     """The descent's step when no single change helps: the permanent moves remade around one
     place — where a death of the latest day with deaths happened (its announced place, or the
     one before it: Turf King's shift) — from the moves that touch it: a character sent
     there (movers converging on the victim), or one standing there at home sent elsewhere (a
     protector leaving), or none; every set of up to three of them, its guests then solved.
-    First improvement; returns (improved, count)."""
+    First improvement; returns (improved, count).
+
+    The sets it tries depend on the announcements only, not on ``h`` (every permanent move
+    is remade, the key re-fitted), and a set it passed over had at least as many mismatches
+    as a row the repair had already reached (counts only fall within a descent). So within
+    one repair a later call resumes after the set the last one returned (``ccur[0]``, the
+    sets visited so far), in this descent or the next: on a setup of bayes's adversarial
+    pool (issue 41) the three descents re-ran the whole step after every stall, 1.6 - 6 s
+    each time."""
     R = view.rules
     n = R.info[I.N_CHARS]
     L = R.info[I.N_LOC]
@@ -183,6 +193,7 @@ def _converge(rng, view, h, tmp, Ds, buf, pos, keymask, count):
         return False, count
     for j in range(h.shape[0]):
         tmp[j] = h[j]
+    k = 0  # sets visited, in a fixed order: those before ccur[0] were tried by an earlier call
     vc = np.empty(n * L + 1, np.int64)
     vl = np.empty(n * L + 1, np.int64)
     for v in range(n):
@@ -220,6 +231,9 @@ def _converge(rng, view, h, tmp, Ds, buf, pos, keymask, count):
                     for i3 in range(i2 + 1, m) if nperm >= 3 and i2 > 0 else range(0, 1):
                         if i3 > 0 and (vc[i3] == vc[i1] or vc[i3] == vc[i2]):
                             continue
+                        k += 1
+                        if k <= ccur[0]:
+                            continue
                         tmp[1], tmp[2] = vc[i1], vl[i1]
                         if nperm >= 2:
                             tmp[3], tmp[4] = vc[i2], vl[i2]
@@ -233,7 +247,9 @@ def _converge(rng, view, h, tmp, Ds, buf, pos, keymask, count):
                             continue
                         for j in range(h.shape[0]):
                             h[j] = tmp[j]
+                        ccur[0] = k
                         return True, _history_nb(view, h, Ds, buf, pos, keymask, BIG, -1)
+    ccur[0] = k
     return False, count
 
 
