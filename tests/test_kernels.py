@@ -473,6 +473,17 @@ def test_a_helper_compiled_under_other_inherited_flags_is_another_cache_entry(kd
     assert run("inlining_caller") == {"r": 4.0, "hits": 1, "misses": 0, "forceinline": True}
 
 
+def test_the_inherited_flags_key_is_the_same_in_every_process():
+    """``fastmath``'s options are a set of strings, whose order (and so its repr) follows the
+    per-process string hash: a key built on it would miss in the next process."""
+    code = ("from numba.core.cpu import FastMathOptions; from sim.core.kernels import _stable_flag; "
+            "print(_stable_flag(FastMathOptions({'nnan', 'ninf', 'nsz', 'arcp', 'contract'})))")
+    outs = {subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": str(seed),
+                                                               "PYTHONPATH": str(ROOT)},
+                           check=True, capture_output=True, text=True).stdout for seed in range(4)}
+    assert outs == {"FastMathOptions(['arcp', 'contract', 'ninf', 'nnan', 'nsz'])\n"}
+
+
 def test_helpers_outside_the_project_are_not_cached(kdir, tmp_path):
     m = write_module(tmp_path, TEMPLATE)
     specialize(m.tmpl, {"hook_a": m.hk_one, "hook_b": m.hk_two})

@@ -578,7 +578,16 @@ def _inherited_flags() -> tuple:
     if not stack:
         return ()
     top = stack.top()
-    return tuple((n, repr(getattr(top, n))) for n in _INHERITED)
+    return tuple((n, _stable_flag(getattr(top, n))) for n in _INHERITED)
+
+
+def _stable_flag(v: Any) -> str:
+    """A flag's value as text that is the same in every process: ``fastmath``'s options are
+    a set of strings, whose order follows the per-process string hash."""
+    flags = getattr(v, "flags", None)
+    if isinstance(flags, (set, frozenset)):
+        return f"{type(v).__name__}({sorted(flags)})"
+    return repr(v)
 
 
 class _StampedCache(_caching.FunctionCache):
