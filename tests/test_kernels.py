@@ -391,18 +391,25 @@ print(json.dumps({"r": r, "hits": sum(sum(f.stats.cache_hits.values()) for f in 
 """
 
 
+def _run_in_child(script: str, mods: Path, kdir: Path, arg: str) -> dict:
+    """``script`` run in a fresh process with the kernel folder ``kdir`` and the helper
+    modules of ``mods`` (its first argument, added to the project's roots there); the JSON
+    of its last line."""
+    env = {**os.environ, "SIM_KERNEL_DIR": str(kdir), "PYTHONDONTWRITEBYTECODE": "1",
+           "PYTHONPATH": os.pathsep.join([str(ROOT), str(mods)])}
+    out = subprocess.run([sys.executable, "-c", script, str(mods), arg], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
 @needs_jit
 def test_helpers_compiled_once_for_every_process_and_an_edited_callee_recompiles(kdir, tmp_path):
     mods = tmp_path / "mods"
     for name, src in HELPERS.items():
         (mods / f"{name}.py").write_text(src)
-    env = {**os.environ, "SIM_KERNEL_DIR": str(kdir), "PYTHONDONTWRITEBYTECODE": "1",
-           "PYTHONPATH": os.pathsep.join([str(ROOT), str(mods)])}
 
     def run(hooks):
-        out = subprocess.run([sys.executable, "-c", HELPER_SCRIPT, str(mods), hooks], env=env, check=True,
-                             capture_output=True, text=True).stdout
-        return json.loads(out.strip().splitlines()[-1])
+        return _run_in_child(HELPER_SCRIPT, mods, kdir, hooks)
 
     first = run("hk_one,hk_two")
     assert first == {"r": 3.0 + 30.0, "hits": 0, "misses": 4, "cached": ["_StampedCache"]}
@@ -458,13 +465,9 @@ def test_a_helper_compiled_under_other_inherited_flags_is_another_cache_entry(kd
     built on it ran 3.5 times slower (docs/performance.md). Each is its own entry now."""
     mods = tmp_path / "mods"
     (mods / "flagmod.py").write_text(FLAGS_MOD)
-    env = {**os.environ, "SIM_KERNEL_DIR": str(kdir), "PYTHONDONTWRITEBYTECODE": "1",
-           "PYTHONPATH": os.pathsep.join([str(ROOT), str(mods)])}
 
     def run(caller):
-        out = subprocess.run([sys.executable, "-c", FLAGS_SCRIPT, str(mods), caller], env=env, check=True,
-                             capture_output=True, text=True).stdout
-        return json.loads(out.strip().splitlines()[-1])
+        return _run_in_child(FLAGS_SCRIPT, mods, kdir, caller)
 
     assert run("plain_caller") == {"r": 3.0, "hits": 0, "misses": 1, "forceinline": False}
     # under the inlining caller the plain entry is not the code it would compile: a miss
