@@ -807,3 +807,99 @@ def test_the_enumeration_resumed_day_by_day_always_finds_a_consistent_setup(name
             found += 1
             resumed += before[0] != 0
     assert found > 30 and resumed > 20, (found, resumed)
+
+
+@pytest.mark.parametrize("name", [*ROSTERS, "expansion"])
+def test_the_quick_checks_never_rule_out_what_the_day_kernel_allows(name):
+    """The filter's checks that read a layout without running the day (model.py
+    ``_misplaced_nb``: a victim dies where it stands or, if it walks when stressed, one
+    place on, and is announced there or, with Turf King, one place on again) must be implied
+    by the day kernel: over random games (the naive engine, random moves) and rows near the
+    truth (the truth, and the truth with one slot redrawn), a history check asking only for
+    zero (``stop`` 0, which takes the quick path) is zero exactly when the full count is;
+    the truth is ``placeable_nb`` and each of its guest moves is one ``guest_need_nb``
+    allows. Not vacuous: the quick path rejects rows, and rows are accepted."""
+    from strategies.looper import model
+
+    config, sets = ROSTERS.get(name, ({}, []))
+    roster = resolve_setup(config or None, sets, expansion=name == "expansion",
+                           protagonist=["male", "loud"] if name == "agitation" else None)
+    R = roster.nb
+    n, days = roster.n_chars, int(R.info[I.DAYS])
+    nperm, ng = int(R.info[I.N_PERM]), int(R.info[I.N_GUEST])
+    S = 1 + 2 * nperm + 2 * ng
+    place, need, mutate, deaths = (stamped(model.placeable_nb), stamped(model.guest_need_nb),
+                                   stamped(B._mutate), stamped(B._deaths_nb))
+    buf = day_buffers_nb(R)
+    pos = np.zeros(n, np.int64)
+    Ds = np.zeros((int(R.info[I.MAX_LOOPS]), days + 1), np.uint64)
+    w = SCRIPTWRITERS.get("fixed" if name == "trap" else "random")
+    params = np.ascontiguousarray(w.prepare(roster, python_rng(9)), dtype=np.int64) if w.prepare else None
+    agree = {True: 0, False: 0}
+    unplaceable = 0
+    tmp = np.empty(S, np.int64)
+    for g in range(30):
+        p, seen = _recording(random_move_nb, random_name_nb)
+        res = naive_game(roster, run_key(15), g, p, w, params)
+        v = _final_view(seen["view"], res, days)
+        truth = np.asarray(res["setup"], np.int64)
+        km = KEYS(v)
+        Ds[:] = 0
+        deaths(v, Ds)
+        assert place(v, truth, Ds, buf, pos), (g, truth)
+        for k in range(ng):
+            c = int(truth[1 + 2 * nperm + 2 * k])
+            got = int(need(v, truth, k, Ds, buf, pos))
+            assert got == -1 or got == c, (g, k, c, got)
+        rng = _rng(g)
+        rows = [truth]
+        for _ in range(30):
+            if mutate(rng, v, truth, tmp, km) >= 0:
+                rows.append(tmp.copy())
+        for h in rows:
+            full = int(HISTORY(v, h, buf, pos, km, 1 << 30))
+            quick = int(HISTORY(v, h, buf, pos, km, 0))
+            assert (quick == 0) == (full == 0), (g, h, full, quick)
+            agree[full == 0] += 1
+            if full and not place(v, h, Ds, buf, pos):
+                unplaceable += 1
+            if full == 0:
+                assert place(v, h, Ds, buf, pos), (g, h)
+    assert agree[True] > 100 and agree[False] > 50 and unplaceable > 10, (agree, unplaceable)
+
+
+@pytest.mark.parametrize("name", ["base", "agitation", "expansion"])
+def test_every_death_the_day_kernel_announces_passes_the_quick_check(name):
+    """``_misplaced_nb`` (model.py) is a consequence of the engine's day kernel: on random
+    layouts and living sets, with random victims for the "one character dies" rules, no
+    death the kernel announces is called misplaced. Not vacuous: victims that walked before
+    dying (wandering Kenkichi), deaths Turf King moved in the announcement, and both at
+    once (two places from the morning's) occur."""
+    from sim.looper.day_nb import day_finish_nb, day_start_nb
+    from strategies.looper import model
+
+    config, sets = ROSTERS.get(name, ({}, []))
+    roster = resolve_setup(config or None, sets, expansion=name == "expansion",
+                           protagonist=["male", "loud"] if name == "agitation" else None)
+    R = roster.nb
+    n, L = roster.n_chars, int(R.info[I.N_LOC])
+    start, finish, misplaced = stamped(day_start_nb), stamped(day_finish_nb), stamped(model._misplaced_nb)
+    buf = day_buffers_nb(R)
+    r = np.random.default_rng(16)
+    walked = shifted = both = deaths = 0
+    for _ in range(20000):
+        pos = r.integers(L, size=n).astype(np.int64)
+        alive = np.uint64(sum(1 << i for i in range(n) if i == 0 or r.random() < 0.85))
+        nreq = start(pos, alive, R, buf, None)
+        for q in range(nreq):
+            cand = [i for i in range(n) if int(buf.req_cand[q]) >> i & 1]
+            buf.req_victim[q] = cand[r.integers(len(cand))] if cand else -1
+        dead = int(finish(pos, alive, nreq, R, buf, None))
+        ann = buf.ann.copy()
+        assert misplaced(R, np.uint64(dead), ann, pos, buf) == 0, (pos, dead, ann)
+        for i in range(n):
+            if dead >> i & 1:
+                deaths += 1
+                w, t = int(buf.pos2[i]) != int(pos[i]), int(ann[i]) != int(buf.pos2[i])
+                walked, shifted, both = walked + w, shifted + t, both + (w and t)
+    assert deaths > 1000 and walked > 0 and shifted > 0 and both > 0, (deaths, walked, shifted, both)

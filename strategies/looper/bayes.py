@@ -443,7 +443,7 @@ def update_nb(rng, view, own, through_today):
                         r = seen_r[q]
                         break
                 if r < 0:
-                    r = _mismatch_nb(view, h, lp, d, alive, D, buf, pos, True)
+                    r = _mismatch_nb(view, h, lp, d, alive, D, buf, pos, True, mem[M_EXACT] == 1)
                     seen_h[nseen] = hk
                     seen_i[nseen] = i
                     seen_r[nseen] = r

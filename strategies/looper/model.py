@@ -7,7 +7,7 @@ import numpy as np
 from sim.core.bits import lowest_nb, popcount_nb
 from sim.core.opaque import opaque
 from sim.looper.day_nb import S_DEAD, day_finish_nb, day_start_nb
-from sim.looper.enums import I, Kind, Precedence
+from sim.looper.enums import F, I, Kind, Precedence
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -113,14 +113,104 @@ def day_mismatch_nb(view, h, lp, d, alive, buf, pos, exact):
     for some choices of the scriptwriter; else a positive count of mismatches (deaths
     predicted and not announced, announced and not possible, misplaced). ``exact`` False
     stops at the cheap necessary conditions (no enumeration of the choices)."""
-    return _mismatch_nb(view, h, lp, d, alive, _observed(view, lp, d), buf, pos, exact)
+    return _mismatch_nb(view, h, lp, d, alive, _observed(view, lp, d), buf, pos, exact, False)
 
 
 @nb.njit
-def _mismatch_nb(view, h, lp, d, alive, D, buf, pos, exact):
-    """:func:`day_mismatch_nb` with the day's announced dead ``D`` already read."""
+def _misplaced_nb(R, D, ann, pos, buf):
+    """The announced dead of ``D`` who cannot have died where ``ann`` says on the morning
+    layout ``pos``: a victim dies where it stands after the movement phase — its morning
+    place, or the next if it walks when stressed (its own MOVE_IF_STRESSED effect) — and is
+    announced there or, when some effect misreports deaths (Turf King, R-11), in the next
+    place. A necessary condition the day kernel implies, read without running the day."""
+    nxt = R.next_loc
+    mis = buf.kat[Kind.MISREPORT_DEATHS + 1] > buf.kat[Kind.MISREPORT_DEATHS]
+    out = U0
+    t = D
+    while t:
+        i = lowest_nb(t)
+        t &= t - U1
+        x = pos[i]
+        a = ann[i]
+        if a == x or (mis and nxt[x] == a):
+            continue
+        walks = False
+        for j in range(buf.kat[Kind.MOVE_IF_STRESSED], buf.kat[Kind.MOVE_IF_STRESSED + 1]):
+            if R.effects[buf.ek[j], F.ACTOR] == i:
+                walks = True
+        if walks and (a == nxt[x] or (mis and nxt[nxt[x]] == a)):
+            continue
+        out |= _bit(i)
+    return out
+
+
+@nb.njit
+def _unguested_misplaced_nb(view, h, lp, d, alive, D, buf, pos):
+    """:func:`_misplaced_nb` of (loop ``lp``, day ``d``, its announced dead ``D``) on ``h``'s layout without the day's
+    guest move: a guest move places one character and leaves every other where it stands."""
+    R = view.rules
+    gk = R.guest_day[d]
+    g = 1 + 2 * R.info[I.N_PERM] + 2 * gk
+    gc = h[g] if gk >= 0 else -1
+    if gk >= 0:
+        h[g] = -1
+    layout_nb(R, h, d, alive, view.moves[lp, d - 1], view.moves.shape[2], pos)
+    if gk >= 0:
+        h[g] = gc
+    return _misplaced_nb(R, D, view.ann[lp, d - 1], pos, buf)
+
+
+@nb.njit
+def placeable_nb(view, h, Ds, buf, pos):
+    """Whether every announced death of the history (``Ds``, :func:`_deaths_nb`) can have
+    happened where it was announced under ``h``'s key and permanent moves, whatever its
+    guest moves: on a day without a guest move no victim misplaced (:func:`_misplaced_nb`),
+    on a guest day at most one. A necessary condition for ``_history_nb(…) == 0`` with some
+    guest moves, read without running a day: the enumeration skips most sets by it."""
+    n = view.rules.info[I.N_CHARS]
+    every = (U1 << np.uint64(n)) - U1 if n < 64 else ~U0
+    for lp in range(view.loop + 1):
+        alive = every
+        for d in range(1, np.int64(Ds[lp, 0]) + 1):
+            if Ds[lp, d] != U0:
+                m = popcount_nb(_unguested_misplaced_nb(view, h, lp, d, alive, Ds[lp, d], buf, pos))
+                if m > (1 if view.rules.guest_day[d] >= 0 else 0):
+                    return False
+            alive &= ~Ds[lp, d]
+    return True
+
+
+@nb.njit
+def guest_need_nb(view, h, k, Ds, buf, pos):
+    """What guest move ``k`` must do for the announced deaths of its days to be where they
+    were announced, given ``h``'s other moves: −1 nothing in particular, a character ``c``:
+    it must move ``c`` (the one victim misplaced without it), −2: no guest move can (two
+    victims misplaced). Read without running a day (:func:`_misplaced_nb`)."""
+    n = view.rules.info[I.N_CHARS]
+    every = (U1 << np.uint64(n)) - U1 if n < 64 else ~U0
+    m = U0
+    for lp in range(view.loop + 1):
+        alive = every
+        for d in range(1, np.int64(Ds[lp, 0]) + 1):
+            if Ds[lp, d] != U0 and view.rules.guest_day[d] == k:
+                m |= _unguested_misplaced_nb(view, h, lp, d, alive, Ds[lp, d], buf, pos)
+            alive &= ~Ds[lp, d]
+    if m == U0:
+        return -1
+    if m & (m - U1):
+        return -2
+    return lowest_nb(m)
+
+
+@nb.njit
+def _mismatch_nb(view, h, lp, d, alive, D, buf, pos, exact, quick):
+    """:func:`day_mismatch_nb` with the day's announced dead ``D`` already read. ``quick``:
+    the caller needs only whether the count is 0, so a day whose announced deaths cannot be
+    where they were announced (:func:`_misplaced_nb`) is 1 without running the day."""
     R = view.rules
     layout_nb(R, h, d, alive, view.moves[lp, d - 1], view.moves.shape[2], pos)
+    if quick and D != U0 and _misplaced_nb(R, D, view.ann[lp, d - 1], pos, buf) != U0:
+        return 1
     nreq = model_day_start_nb(pos, alive, R, buf)
     fixed = buf.st[S_DEAD]
     reach = fixed
@@ -272,7 +362,7 @@ def _history_body_nb(view, h, Ds, buf, pos, keymask, stop, only):
             for d in range(1, last + 1):
                 gd = view.rules.guest_day[d]
                 if (Ds[lp, d] == U0) == (quiet == 1) and (only == -1 or gd == only or (only == NO_GUEST and gd < 0)):
-                    bad += _mismatch_nb(view, h, lp, d, alive, Ds[lp, d], buf, pos, True)
+                    bad += _mismatch_nb(view, h, lp, d, alive, Ds[lp, d], buf, pos, True, stop == 0)
                     if bad > stop:
                         return bad
                 alive &= ~Ds[lp, d]

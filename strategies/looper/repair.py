@@ -19,8 +19,14 @@ searched in two steps:
    a consistent setup whenever one exists (the true one does), and says so when none does
    (it returns False; the filter then counts mismatches and the decision is reported as
    taken with no consistent world). About 230 000 sets for the base rules, most ruled out
-   by their first death day; a set that fits the days without a guest move then has its
-   guests tested for zero mismatches only (:func:`guests_fit_nb`). It runs at most one pass
+   before any day is run: every announced death must be where its victim can stand
+   (:func:`strategies.looper.model.placeable_nb`; on a guest day the guest move may place
+   one victim); a set that fits the days without a guest move then has its guests tested
+   for zero mismatches only (:func:`guests_fit_nb`), a guest of a day with deaths only
+   among the moves of the one victim it must place when there is one
+   (:func:`strategies.looper.model.guest_need_nb`). On the collapse that cost bayes most
+   over the random scriptwriter's first 10 000 games (seed 1, game 9 478) these two
+   checks made the enumeration 12 times faster. It runs at most one pass
    a game: a later call resumes where the last one found its setup (sets it passed over
    had fewer announcements to fit then, and fit none the better now), and once it has run
    the filter resumes it instead of descending again. On a setup of the adversarial pool
@@ -32,7 +38,7 @@ import numpy as np
 
 from sim.core.rng import choose_bit_nb, randint_nb
 from sim.looper.enums import I
-from strategies.looper.model import NO_GUEST, _history_nb, _valid_nb
+from strategies.looper.model import NO_GUEST, _history_nb, _valid_nb, guest_need_nb, placeable_nb
 
 BIG = 1 << 30
 U1 = np.uint64(1)
@@ -277,10 +283,17 @@ def guests_fit_nb(rng, view, h, Ds, buf, pos, keymask):
             if _history_nb(view, h, Ds, buf, pos, keymask, 0, k) == 0:
                 continue
             s = nperm + 1 + k
+            need = guest_need_nb(view, h, k, Ds, buf, pos) if dead else -1
+            if need == -2:
+                _set_slot(h, s, 0, L)
+                return False
             off = randint_nb(rng, V)
             ok = False
             for t in range(V):
-                _set_slot(h, s, (off + t) % V, L)
+                v = (off + t) % V
+                if need >= 0 and (v == 0 or 1 + (v - 1) // L != need):
+                    continue  # only a move of the victim it must place can fit
+                _set_slot(h, s, v, L)
                 if not fit_key_nb(rng, R, h, keymask):
                     continue
                 if _history_nb(view, h, Ds, buf, pos, keymask, 0, k) == 0:
@@ -338,6 +351,8 @@ def enumerate_nb(rng, view, h, Ds, buf, pos, keymask, cursor):
         if nperm >= 3:
             _set_slot(h, 3, c, L)
         if not fit_key_nb(rng, R, h, keymask):
+            continue
+        if not placeable_nb(view, h, Ds, buf, pos):
             continue
         if _history_nb(view, h, Ds, buf, pos, keymask, 0, NO_GUEST) != 0:
             continue
