@@ -903,3 +903,37 @@ def test_every_death_the_day_kernel_announces_passes_the_quick_check(name):
                 w, t = int(buf.pos2[i]) != int(pos[i]), int(ann[i]) != int(buf.pos2[i])
                 walked, shifted, both = walked + w, shifted + t, both + (w and t)
     assert deaths > 1000 and walked > 0 and shifted > 0 and both > 0, (deaths, walked, shifted, both)
+
+
+# docs/looper.md's attention-seeker setup (bayes's adversarial pool under the variants): the
+# filter collapses and repairs in most games, so the repair's knobs change what is played
+ATTENTION = tomllib.loads('''
+[rules]
+stay_moves = false
+key_person_movable = false
+[setup]
+key_person = "attention_seeker"
+permanent_moves = [{ character = "socrates_in_love", location = "park" }, { character = "pushy_feminist", location = "underworld" }, { character = "turf_king", location = "underworld" }]
+guest_moves = [{ day = 2, character = "right_winger", location = "underworld" }, { day = 4, character = "socrates_in_love", location = "ruins" }, { day = 7, character = "childrens_rights", location = "underworld" }]
+choose = "adversarial"
+''')
+
+
+@HEAVY
+def test_the_descents_knob_reaches_the_kernel():
+    """``player.descents`` (the constructive repair's descents before the enumeration) is
+    read by the kernel: on the attention-seeker setup 0 and 3 reach other consistent
+    setups, so they play other games (the deaths differ), each with no decision taken
+    without a consistent setup and both winning nearly every game. A slot read from the
+    wrong place, or a default that ignores the knob vector, plays the same games twice."""
+    from sim.looper.game import posterior_report
+
+    out = {}
+    for d in (0, 3):
+        r = run(30, 1, player="bayes", scriptwriter="fixed", roster=resolve_setup(ATTENTION, [f"player.descents={d}"]))
+        pr = posterior_report(r.totals)
+        row = r.summary.row(0, named=True)
+        assert pr["decisions"] > 0 and pr["decisions_without_consistent_world"] == 0, (d, pr)
+        assert row["player_win_rate"] >= 0.9, (d, row)
+        out[d] = (r.tables["deaths"].to_dicts(), row["mean_loops"])
+    assert out[0] != out[3], out
