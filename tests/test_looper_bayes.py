@@ -67,6 +67,17 @@ def _final_view(v, res, days):
                                 v.loop_end, v.named, v.knobs))
 
 
+def _finished_game(roster, key, g, w, params, Ds):
+    """Game ``g`` of run ``key`` played by random moves (the naive engine): the player's
+    final view, the game's result and the exact key mask; ``Ds`` filled with its deaths."""
+    p, seen = _recording(random_move_nb, random_name_nb)
+    res = naive_game(roster, key, g, p, w, params)
+    v = _final_view(seen["view"], res, int(roster.nb.info[I.DAYS]))
+    Ds[:] = 0
+    stamped(B._deaths_nb)(v, Ds)
+    return v, res, KEYS(v)
+
+
 ROSTERS = {
     "base": ({}, []),
     "precedence_key": ({}, ["rules.precedence=player_for_key_person"]),
@@ -611,13 +622,8 @@ def test_a_mutations_recheck_is_the_whole_history_check(name):
     seen_answers = {True: 0, False: 0}
     slots = set()
     for g in range(25):
-        p, seen = _recording(random_move_nb, random_name_nb)
-        res = naive_game(roster, run_key(9), g, p, w, None)
-        v = _final_view(seen["view"], res, days)
+        v, res, km = _finished_game(roster, run_key(9), g, w, None, Ds)
         truth = np.asarray(res["setup"], np.int64)
-        km = KEYS(v)
-        Ds[:] = 0
-        stamped(B._deaths_nb)(v, Ds)
         tmp = np.empty_like(truth)
         rng = _rng(g)
         for _ in range(60):
@@ -732,7 +738,7 @@ def test_the_repairs_rescore_is_the_whole_history_count(name):
     R = roster.nb
     n, days, L = roster.n_chars, int(R.info[I.DAYS]), int(R.info[I.N_LOC])
     S = 1 + 2 * int(R.info[I.N_PERM]) + 2 * int(R.info[I.N_GUEST])
-    mutate, rescore, deaths = stamped(B._mutate), stamped(B._rescore_nb), stamped(B._deaths_nb)
+    mutate, rescore = stamped(B._mutate), stamped(B._rescore_nb)
     buf = day_buffers_nb(R)
     pos = np.zeros(n, np.int64)
     Ds = np.zeros((int(R.info[I.MAX_LOOPS]), days + 1), np.uint64)
@@ -740,12 +746,7 @@ def test_the_repairs_rescore_is_the_whole_history_count(name):
     r = np.random.default_rng(14)
     kept = {True: 0, False: 0}
     for g in range(25):
-        p, seen = _recording(random_move_nb, random_name_nb)
-        res = naive_game(roster, run_key(10), g, p, w, None)
-        v = _final_view(seen["view"], res, days)
-        km = KEYS(v)
-        Ds[:] = 0
-        deaths(v, Ds)
+        v, _, km = _finished_game(roster, run_key(10), g, w, None, Ds)
         rng = _rng(g)
         tmp = np.empty(S, np.int64)
         for _ in range(40):
@@ -828,8 +829,7 @@ def test_the_quick_checks_never_rule_out_what_the_day_kernel_allows(name):
     n, days = roster.n_chars, int(R.info[I.DAYS])
     nperm, ng = int(R.info[I.N_PERM]), int(R.info[I.N_GUEST])
     S = 1 + 2 * nperm + 2 * ng
-    place, need, mutate, deaths = (stamped(model.placeable_nb), stamped(model.guest_need_nb),
-                                   stamped(B._mutate), stamped(B._deaths_nb))
+    place, need, mutate = stamped(model.placeable_nb), stamped(model.guest_need_nb), stamped(B._mutate)
     buf = day_buffers_nb(R)
     pos = np.zeros(n, np.int64)
     Ds = np.zeros((int(R.info[I.MAX_LOOPS]), days + 1), np.uint64)
@@ -839,13 +839,8 @@ def test_the_quick_checks_never_rule_out_what_the_day_kernel_allows(name):
     unplaceable = 0
     tmp = np.empty(S, np.int64)
     for g in range(30):
-        p, seen = _recording(random_move_nb, random_name_nb)
-        res = naive_game(roster, run_key(15), g, p, w, params)
-        v = _final_view(seen["view"], res, days)
+        v, res, km = _finished_game(roster, run_key(15), g, w, params, Ds)
         truth = np.asarray(res["setup"], np.int64)
-        km = KEYS(v)
-        Ds[:] = 0
-        deaths(v, Ds)
         assert place(v, truth, Ds, buf, pos), (g, truth)
         for k in range(ng):
             c = int(truth[1 + 2 * nperm + 2 * k])
